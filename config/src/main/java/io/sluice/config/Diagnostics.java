@@ -68,7 +68,8 @@ final class Diagnostics {
             return constructor.get();
         }
         catch (ConfigException e) {
-            throw error(at, at.describe() + ": " + e.getMessage());
+            String message = e.getMessage();
+            throw error(at, message.contains(at.describe()) ? message : at.describe() + ": " + message);
         }
     }
 
