@@ -61,7 +61,7 @@ final class ConnectorReader {
             diagnostics.once(field, config, seen);
             diagnostics.checkAttributes(field, Set.of(), Set.of());
             switch (field.name()) {
-                case "idleTimeout": idleTimeout = diagnostics.text(field, ValueType.SECONDS); break;
+                case "idleTimeout": idleTimeout = diagnostics.text(field, ValueType.POSITIVE_SECONDS); break;
                 case "requestHeaderSize": requestHeaderSize = diagnostics.text(field, ValueType.POSITIVE_INT); break;
                 case "responseHeaderSize": responseHeaderSize = diagnostics.text(field, ValueType.POSITIVE_INT); break;
                 case "outputBufferSize": outputBufferSize = diagnostics.text(field, ValueType.POSITIVE_INT); break;
@@ -83,7 +83,7 @@ final class ConnectorReader {
             diagnostics.once(field, http2, seen);
             diagnostics.checkAttributes(field, Set.of(), Set.of());
             switch (field.name()) {
-                case "streamIdleTimeout": streamIdleTimeout = diagnostics.text(field, ValueType.SECONDS); break;
+                case "streamIdleTimeout": streamIdleTimeout = diagnostics.text(field, ValueType.POSITIVE_SECONDS); break;
                 case "maxConcurrentStreams": maxConcurrentStreams = diagnostics.text(field, ValueType.POSITIVE_INT); break;
                 case "initialSessionWindowSize": initialSessionRecvWindow = diagnostics.text(field, ValueType.POSITIVE_INT); break;
                 case "initialStreamWindowSize": initialStreamRecvWindow = diagnostics.text(field, ValueType.POSITIVE_INT); break;

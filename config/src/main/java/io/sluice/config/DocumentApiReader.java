@@ -37,7 +37,7 @@ final class DocumentApiReader {
             if ( ! NO_EFFECT.containsKey(child.name())) diagnostics.checkAttributes(child, Set.of(), Set.of());
             switch (child.name()) {
                 case "max-document-size": maxDocumentSize = diagnostics.text(child, ValueType.BYTE_SIZE); break;
-                case "timeout": timeout = diagnostics.text(child, ValueType.SECONDS); break;
+                case "timeout": timeout = diagnostics.text(child, ValueType.POSITIVE_SECONDS); break;
                 case "ignore-undefined-fields": ignoreUndefinedFields = diagnostics.text(child, ValueType.BOOLEAN); break;
                 case "maxpendingdocs": maxPendingDocs = diagnostics.text(child, ValueType.POSITIVE_INT); break;
                 case "maxpendingbytes": maxPendingBytes = diagnostics.text(child, ValueType.POSITIVE_LONG); break;

@@ -34,6 +34,9 @@ record ValueType<T>(String description, Function<String, Optional<T>> parser) {
     /** Seconds as in Vespa's config definitions ({@code double}): {@code 90}, {@code 0.5}. Not negative. */
     static final ValueType<Duration> SECONDS = new ValueType<>("a valid number of seconds", ValueType::seconds);
 
+    static final ValueType<Duration> POSITIVE_SECONDS = new ValueType<>(
+            "a positive number of seconds", text -> seconds(text).filter(duration -> ! duration.isZero()));
+
     /** Bytes, or a whole number with a binary unit: {@code 1048576}, {@code 512KiB}, {@code 100MiB}, {@code 2GiB}. */
     static final ValueType<Long> BYTE_SIZE =
             new ValueType<>("a valid size (bytes, or a number with B, KiB, MiB or GiB)", ValueType::byteSize);
