@@ -47,7 +47,7 @@ final class ContainerReader {
     ContainerCluster read(XmlElement container) {
         diagnostics.checkAttributes(container, Set.of("id", "version"), Set.of());
         ApplicationPackageLoader.checkVersion(container, diagnostics);
-        String id = container.attribute("id").map(String::trim).orElse(DEFAULT_ID);
+        String id = diagnostics.nonEmptyAttribute(container, "id").orElse(DEFAULT_ID);
         List<ServerConfig> servers = List.of();
         Optional<DocumentApiConfig> documentApi = Optional.empty();
         List<HandlerConfig> handlers = new ArrayList<>();

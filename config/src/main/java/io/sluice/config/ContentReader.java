@@ -39,7 +39,7 @@ final class ContentReader {
     ContentCluster read(XmlElement content) {
         diagnostics.checkAttributes(content, Set.of("id", "version"), Set.of());
         ApplicationPackageLoader.checkVersion(content, diagnostics);
-        String id = content.attribute("id").map(String::trim).orElse(DEFAULT_ID);
+        String id = diagnostics.nonEmptyAttribute(content, "id").orElse(DEFAULT_ID);
         List<ContentCluster.DocumentTypeRef> documents = new ArrayList<>();
         Optional<Integer> minRedundancy = Optional.empty();
         Optional<XmlElement> redundancy = Optional.empty();
@@ -162,7 +162,8 @@ final class ContentReader {
             default: throw diagnostics.error(choice, "<engine>: <" + choice.name()
                                                      + "> is not one of <embedded/>, <proton/>, <memory/>, <cassandra/>");
         }
-        Map<String, String> options = new LinkedHashMap<>(choice.attributes());
+        Map<String, String> options = new LinkedHashMap<>();
+        choice.attributes().forEach((name, value) -> options.put(name, value.trim()));
         for (XmlElement option : choice.children()) {
             if ( ! option.children().isEmpty()) {
                 diagnostics.unsupported(option, choice);

@@ -80,6 +80,15 @@ final class Diagnostics {
         return value;
     }
 
+    /** The trimmed value of an optional attribute which, when present, must not be blank. */
+    Optional<String> nonEmptyAttribute(XmlElement element, String name) {
+        return element.attribute(name).map(String::trim).map(value -> {
+            if (value.isEmpty())
+                throw error(element, "<" + element.name() + "> '" + name + "' must not be empty");
+            return value;
+        });
+    }
+
     <T> Optional<T> attribute(XmlElement element, String name, ValueType<T> type) {
         return element.attribute(name).map(value -> type.parse(value).orElseThrow(
                 () -> error(element, element.describe() + " " + name + ": '" + value + "' is not " + type.description())));

@@ -88,7 +88,7 @@ class ConnectorReaderTest {
     void sessionWindowBelowHttp2Default_failsNamingValue() {
         ConfigException e = assertThrows(ConfigException.class,
                                          () -> connector("<http2><initialSessionWindowSize>1024</initialSessionWindowSize></http2>\n"));
-        assertEquals("services.xml:5: <config>: initialSessionRecvWindow must be at least 65535 (the HTTP/2 initial window), "
+        assertEquals("services.xml:5: <config name='jdisc.http.connector'>: initialSessionRecvWindow must be at least 65535 (the HTTP/2 initial window), "
                      + "but was 1024", e.getMessage());
     }
 

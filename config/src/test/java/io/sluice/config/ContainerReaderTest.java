@@ -246,6 +246,13 @@ class ContainerReaderTest {
     }
 
     @Test
+    void emptyContainerId_failsNamingAttribute() {
+        ConfigException e = assertThrows(ConfigException.class,
+                                         () -> TestPackages.load(dir, "<services>\n<container id=\" \"/>\n</services>"));
+        assertEquals("services.xml:2: <container> 'id' must not be empty", e.getMessage());
+    }
+
+    @Test
     void filtering_warnsUnsupported() {
         ApplicationPackage app = loadContainer(dir, "<http>\n<filtering/>\n<server id=\"a\"/>\n</http>\n");
         assertEquals(List.of("services.xml:4: unsupported element <filtering> in <http>, ignored"), app.warnings());
