@@ -20,6 +20,9 @@ public record ConnectorConfig(Duration idleTimeout, Duration streamIdleTimeout, 
                               int initialSessionRecvWindow, int initialStreamRecvWindow, int maxRateControlEvents,
                               int requestHeaderSize, int responseHeaderSize, int outputBufferSize) {
 
+    /** The HTTP/2 default connection window, which a receiver cannot shrink. */
+    public static final int MIN_SESSION_RECV_WINDOW = 65_535;
+
     public ConnectorConfig {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
@@ -32,6 +35,9 @@ public record ConnectorConfig(Duration idleTimeout, Duration streamIdleTimeout, 
         positive("requestHeaderSize", requestHeaderSize);
         positive("responseHeaderSize", responseHeaderSize);
         positive("outputBufferSize", outputBufferSize);
+        if (initialSessionRecvWindow < MIN_SESSION_RECV_WINDOW) // a connection window can only grow (RFC 9113 6.9.2)
+            throw new ConfigException("initialSessionRecvWindow must be at least " + MIN_SESSION_RECV_WINDOW
+                                      + " (the HTTP/2 initial window), but was " + initialSessionRecvWindow);
     }
 
     /** Vespa's container defaults (jdisc.http.connector.def). */

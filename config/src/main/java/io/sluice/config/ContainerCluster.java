@@ -21,6 +21,13 @@ public record ContainerCluster(String id, List<ServerConfig> servers, Optional<D
 
     public static final int DEFAULT_PORT = 8080;
 
+    /**
+     * The graceful stop timeout without {@code <config name="jdisc.http.server"><stopTimeout>}: 30 s, the default of
+     * Vespa's {@code jdisc.http.server.def}. Vespa's config model raises it to 300 s for its multi-node deployments;
+     * a single process being restarted by hand or by a supervisor is better served by the shorter wait.
+     */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(30);
+
     public ContainerCluster {
         Objects.requireNonNull(id, "id");
         servers = List.copyOf(servers);
