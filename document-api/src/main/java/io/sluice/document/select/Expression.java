@@ -24,18 +24,48 @@ public sealed interface Expression {
         }
     }
 
-    /** A bare document type name: true for documents of that type or a type inheriting it. */
+    /**
+     * A bare document type name: true for documents of that type or a type inheriting it. {@code position} is where it
+     * appeared in the source, for error messages; it takes no part in equality.
+     */
     record DocumentType(String name, int position) implements Expression {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof DocumentType && ((DocumentType) other).name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return name.hashCode();
+        }
+
         @Override
         public String toString() {
             return name;
         }
     }
 
-    /** {@code doctype.path}: the value at a field path, for documents of {@code documentType} only. */
+    /**
+     * {@code doctype.path}: the value at a field path, for documents of {@code documentType} only. {@code position} is
+     * where it appeared in the source, for error messages; it takes no part in equality.
+     */
     record Field(String documentType, List<PathElement> path, int position) implements Expression {
         public Field {
             path = List.copyOf(path);
+            if (path.isEmpty() || path.get(0).kind() != PathElement.Kind.FIELD) {
+                throw new IllegalArgumentException("A field path starts with a field name, but was " + path);
+            }
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Field && ((Field) other).documentType.equals(documentType)
+                   && ((Field) other).path.equals(path);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(documentType, path);
         }
 
         /** The path without the document type, e.g. {@code m{"k"}.title}. */
