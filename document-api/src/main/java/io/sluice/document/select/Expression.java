@@ -151,7 +151,9 @@ public sealed interface Expression {
 
         @Override
         public String toString() {
-            return target + "." + function.name().toLowerCase(Locale.ROOT) + "()";
+            // A bare number literal would lex together with the dot ("5." is a float), so parenthesise literals.
+            String targetText = target instanceof Literal ? "(" + target + ")" : target.toString();
+            return targetText + "." + function.name().toLowerCase(Locale.ROOT) + "()";
         }
     }
 

@@ -183,6 +183,12 @@ class DocumentSelectionTest {
     }
 
     @Test
+    void regex_catastrophicBacktracking_isInvalidNotAHang() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "a".repeat(30) + "!"));
+        assertEquals(Result.INVALID, eval("t.s =~ \"(.*a){12}!x\"", doc));
+    }
+
+    @Test
     void glob_isAnchoredAndLiteralOtherwise() {
         SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "a.b"));
         assertEquals(Result.TRUE, eval("t.s = \"a.b\"", doc));
