@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,7 +65,7 @@ final class Values {
             }
             return out;
         }
-        return java.util.Collections.singletonList(value);
+        return Collections.singletonList(value);
     }
 
     private Result compareOne(Object left, ComparisonOperator operator, Object right) {
