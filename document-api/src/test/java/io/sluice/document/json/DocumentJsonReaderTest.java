@@ -62,6 +62,11 @@ class DocumentJsonReaderTest {
     }
 
     @Test
+    void scalarsForStringField_useTheirText() {
+        assertEquals(new StringValue("42"), put("{\"fields\":{\"s\":42}}").document().value("s").orElseThrow());
+    }
+
+    @Test
     void rootNotObject_fails() {
         assertEquals("expected start of root object, got START_ARRAY", failure("[]"));
     }
