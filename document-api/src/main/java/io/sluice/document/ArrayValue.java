@@ -54,7 +54,7 @@ public record ArrayValue(List<FieldValue> elements) implements FieldValue {
 
     private void checkIndex(int index) {
         if (index < 0 || index >= elements.size())
-            throw new DocumentException("Array index " + index + " is out of range; the array has " + elements.size()
+            throw new InvalidDocumentException("Array index " + index + " is out of range; the array has " + elements.size()
                                         + " elements");
     }
 

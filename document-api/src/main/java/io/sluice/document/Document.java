@@ -84,7 +84,7 @@ public final class Document {
     }
 
     private static Field checkField(DocumentType type, String fieldName) {
-        return type.field(fieldName).orElseThrow(() -> new DocumentException(
+        return type.field(fieldName).orElseThrow(() -> new InvalidDocumentException(
                 "Field '" + fieldName + "' is not defined in document type '" + type.name() + "'"));
     }
 
@@ -117,7 +117,7 @@ public final class Document {
             this.type = Objects.requireNonNull(type, "type");
             this.id = Objects.requireNonNull(id, "id");
             if (!id.documentType().equals(type.name()))
-                throw new DocumentException("Document id '" + id + "' does not belong to document type '"
+                throw new InvalidDocumentException("Document id '" + id + "' does not belong to document type '"
                                             + type.name() + "'");
         }
 
@@ -126,7 +126,7 @@ public final class Document {
             Objects.requireNonNull(value, "value");
             Field field = checkField(type, fieldName);
             if (!field.type().accepts(value))
-                throw new DocumentException("Field '" + fieldName + "' of type " + field.type().typeName()
+                throw new InvalidDocumentException("Field '" + fieldName + "' of type " + field.type().typeName()
                                             + " cannot hold the value " + value);
             if (value.isEmpty()) fields.remove(fieldName);
             else fields.put(fieldName, value);

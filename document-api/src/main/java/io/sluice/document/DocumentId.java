@@ -1,48 +1,194 @@
 package io.sluice.document;
 
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
 /**
- * A document id {@code id:<namespace>:<type>:<key/values>:<user-specific>}.
- * Placeholder with just the members the model needs; the real class comes from the ids work.
+ * A document id, {@code id:<namespace>:<document-type>:<key/value-pairs>:<user-specific>}, validated exactly as
+ * Vespa's Java parser does and kept in canonical form.
+ *
+ * <p>The key/value section holds at most one of {@code n=<signed 64-bit number>} or {@code g=<group>}; both place the
+ * document by that value instead of by its user-specific part (see {@link #location()}). The user-specific part is
+ * everything after the fourth colon and may itself contain {@code :} and {@code /}; it may be empty.
+ *
+ * <p>Instances are immutable and thread-safe; equality is equality of the canonical string.
  */
 public final class DocumentId {
 
-    private final String id;
+    /** Longest accepted id, in UTF-16 code units. */
+    public static final int MAX_LENGTH = 0x10000;
+    private static final int MAX_PREFIX_LENGTH = 0xff00;
+
+    private final String namespace;
     private final String documentType;
+    private final Long number;
+    private final String group;
+    private final String userSpecific;
+    private final String canonical;
+    private volatile GlobalId globalId;
 
-    private DocumentId(String id, String documentType) {
-        this.id = id;
+    private DocumentId(String namespace, String documentType, Long number, String group, String userSpecific) {
+        this.namespace = namespace;
         this.documentType = documentType;
+        this.number = number;
+        this.group = group;
+        this.userSpecific = userSpecific;
+        String keyValues = group != null ? "g=" + group : number != null ? "n=" + number : "";
+        this.canonical = "id:" + namespace + ':' + documentType + ':' + keyValues + ':' + userSpecific;
     }
 
-    /** Parses an id; throws {@link DocumentException} naming the id if it is malformed. */
+    /**
+     * Parses and validates a document id.
+     *
+     * @throws IllegalDocumentIdException with Vespa's message if {@code id} breaks any rule of the id format
+     */
     public static DocumentId of(String id) {
-        if (id == null || !id.startsWith("id:"))
-            throw new DocumentException("Unknown id scheme in '" + id + "'");
-        int namespaceEnd = id.indexOf(':', 3);
-        int typeEnd = namespaceEnd < 0 ? -1 : id.indexOf(':', namespaceEnd + 1);
-        int keyValuesEnd = typeEnd < 0 ? -1 : id.indexOf(':', typeEnd + 1);
-        if (keyValuesEnd < 0)
-            throw new DocumentException("Unparseable id '" + id + "'");
-        return new DocumentId(id, id.substring(namespaceEnd + 1, typeEnd));
+        if (id.length() > MAX_LENGTH) {
+            throw new IllegalDocumentIdException("Document id length " + id.length()
+                                                 + " is longer than max length of " + MAX_LENGTH);
+        }
+        OptionalInt illegal = TextCharacters.firstIllegal(id);
+        if (illegal.isPresent()) {
+            throw unparseable(id, "Contains illegal code point 0x"
+                                  + Integer.toHexString(illegal.getAsInt()).toUpperCase(java.util.Locale.ROOT));
+        }
+        int schemeEnd = id.indexOf(':');
+        if (schemeEnd < 0) {
+            throw unparseable(id, "Scheme missing");
+        }
+        int namespaceEnd = id.indexOf(':', schemeEnd + 1);
+        if (namespaceEnd < 0) {
+            throw unparseable(id, "Namespace missing");
+        }
+        String namespace = id.substring(schemeEnd + 1, namespaceEnd);
+        if (namespace.isEmpty()) {
+            throw unparseable(id, "Namespace must be non-empty");
+        }
+        String scheme = id.substring(0, schemeEnd);
+        if (!scheme.equals("id")) {
+            throw new IllegalDocumentIdException("Unknown id scheme '" + scheme + "'");
+        }
+        int typeEnd = id.indexOf(':', namespaceEnd + 1);
+        if (typeEnd < 0) {
+            throw unparseable(id, "Document type missing");
+        }
+        int keyValuesEnd = id.indexOf(':', typeEnd + 1);
+        if (keyValuesEnd < 0) {
+            throw unparseable(id, "Key/value section missing");
+        }
+        if (keyValuesEnd >= MAX_PREFIX_LENGTH) {
+            // This also enforces Vespa's other limit, len(ns) + len(type) + len(key/values) < 0xff00 - 5: both say the
+            // fourth colon sits before 0xff00.
+            throw new IllegalDocumentIdException("Document id prior to the namespace specific part, " + keyValuesEnd
+                                                 + ", is longer than " + MAX_PREFIX_LENGTH + " id: " + id);
+        }
+        String type = id.substring(namespaceEnd + 1, typeEnd);
+        String keyValues = id.substring(typeEnd + 1, keyValuesEnd);
+        Long number = null;
+        String group = null;
+        for (String pair : keyValues.split(",", -1)) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            if (equals < 0) {
+                throw new IllegalDocumentIdException("Illegal key-value pair '" + pair + "'");
+            }
+            String key = pair.substring(0, equals);
+            String value = pair.substring(equals + 1);
+            if (!key.equals("n") && !key.equals("g")) {
+                throw new IllegalDocumentIdException("Illegal key '" + key + "'");
+            }
+            if (number != null || group != null) {
+                throw new IllegalDocumentIdException("Illegal key combination in " + keyValues);
+            }
+            if (value.isEmpty()) {
+                throw new IllegalDocumentIdException("ID location value for '" + key + "=' key is empty");
+            }
+            if (key.equals("n")) {
+                number = parseNumber(value);
+            } else {
+                group = value;
+            }
+        }
+        return new DocumentId(namespace, type, number, group, id.substring(keyValuesEnd + 1));
     }
 
-    /** The document type part of the id. */
+    private static long parseNumber(String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalDocumentIdException("Illegal value '" + value
+                                                 + "' for 'n=' key: expected a signed 64-bit decimal number");
+        }
+    }
+
+    private static IllegalDocumentIdException unparseable(String id, String reason) {
+        return new IllegalDocumentIdException("Unparseable id '" + id + "': " + reason);
+    }
+
+    /** The namespace, never empty. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** The document type name; may be empty, in which case no document type will match it. */
     public String documentType() {
         return documentType;
     }
 
+    /** The {@code n=} value, if the id has one. */
+    public OptionalLong number() {
+        return number == null ? OptionalLong.empty() : OptionalLong.of(number);
+    }
+
+    /** The {@code g=} value, if the id has one. */
+    public Optional<String> group() {
+        return Optional.ofNullable(group);
+    }
+
+    /** The user-specific part: everything after the fourth colon; may be empty. */
+    public String userSpecific() {
+        return userSpecific;
+    }
+
+    /**
+     * The 64-bit location that decides where the document is stored: the {@code n=} value, else the first eight bytes
+     * (little-endian) of the MD5 of the group, else of the user-specific part. Ids sharing a number or group share a
+     * location, and so their low 32 bucket bits.
+     */
+    public long location() {
+        if (number != null) {
+            return number;
+        }
+        return Md5.littleEndianLong(Md5.of(group != null ? group : userSpecific), 0);
+    }
+
+    /** The global id Vespa derives from this id, computed once. */
+    public GlobalId globalId() {
+        GlobalId gid = globalId;
+        if (gid == null) {
+            gid = GlobalId.of(this);
+            globalId = gid;
+        }
+        return gid;
+    }
+
+    /** The canonical form: {@code id:ns:type:} then {@code g=<g>}, {@code n=<n>} or nothing, then {@code :user}. */
     @Override
-    public boolean equals(Object o) {
-        return o instanceof DocumentId && ((DocumentId) o).id.equals(id);
+    public String toString() {
+        return canonical;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof DocumentId && ((DocumentId) other).canonical.equals(canonical);
     }
 
     @Override
     public int hashCode() {
-        return id.hashCode();
+        return canonical.hashCode();
     }
 
-    @Override
-    public String toString() {
-        return id;
-    }
 }

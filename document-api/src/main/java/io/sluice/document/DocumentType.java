@@ -136,12 +136,12 @@ public final class DocumentType {
             for (Field field : fields) addField(allFields, field, false);
             for (StructType struct : structs)
                 if (allStructs.put(struct.name(), struct) != null && !inheritsStruct(struct))
-                    throw new DocumentException("Struct '" + struct.name() + "' is declared twice in document type '"
+                    throw new InvalidDocumentException("Struct '" + struct.name() + "' is declared twice in document type '"
                                                 + name + "'");
             for (Map.Entry<String, List<String>> fieldSet : fieldSets.entrySet())
                 for (String fieldName : fieldSet.getValue())
                     if (!allFields.containsKey(fieldName))
-                        throw new DocumentException("Field set '" + fieldSet.getKey() + "' of document type '" + name
+                        throw new InvalidDocumentException("Field set '" + fieldSet.getKey() + "' of document type '" + name
                                                     + "' names field '" + fieldName + "', which is not defined");
             return new DocumentType(this, allFields, allStructs);
         }
@@ -155,7 +155,7 @@ public final class DocumentType {
         private void addField(Map<String, Field> allFields, Field field, boolean fromParent) {
             Field existing = allFields.putIfAbsent(field.name(), field);
             if (existing == null || (fromParent && existing.equals(field))) return;
-            throw new DocumentException("Field '" + field.name() + "' is declared twice in document type '" + name
+            throw new InvalidDocumentException("Field '" + field.name() + "' is declared twice in document type '" + name
                                         + "' (" + existing.type().typeName() + " and " + field.type().typeName() + ")");
         }
     }

@@ -29,7 +29,7 @@ public final class DocumentTypes {
         for (DocumentType parent : type.inherited()) add(byName, parent);
         DocumentType existing = byName.putIfAbsent(type.name(), type);
         if (existing != null && !existing.equals(type))
-            throw new DocumentException("Two different document types are named '" + type.name() + "'");
+            throw new InvalidDocumentException("Two different document types are named '" + type.name() + "'");
     }
 
     /** The type with this name, if any. */
@@ -40,7 +40,7 @@ public final class DocumentTypes {
     /** The type with this name; throws {@link DocumentException} "Document type x does not exist" if none. */
     public DocumentType get(String name) {
         DocumentType type = byName.get(name);
-        if (type == null) throw new DocumentException("Document type " + name + " does not exist");
+        if (type == null) throw new InvalidDocumentException("Document type " + name + " does not exist");
         return type;
     }
 

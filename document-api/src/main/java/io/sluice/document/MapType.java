@@ -10,7 +10,7 @@ public record MapType(DataType keyType, DataType valueType) implements DataType 
         Objects.requireNonNull(keyType, "keyType");
         Objects.requireNonNull(valueType, "valueType");
         if (!(keyType instanceof PrimitiveType))
-            throw new DocumentException("A map key must be a primitive type, not " + keyType.typeName());
+            throw new InvalidDocumentException("A map key must be a primitive type, not " + keyType.typeName());
     }
 
     @Override

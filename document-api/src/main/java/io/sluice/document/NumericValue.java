@@ -15,7 +15,7 @@ public sealed interface NumericValue extends FieldValue permits IntValue, LongVa
             case BYTE: return new ByteValue((byte) value);
             case FLOAT: return new FloatValue((float) value);
             case DOUBLE: return new DoubleValue(value);
-            default: throw new DocumentException("Type " + type + " is not numeric");
+            default: throw new InvalidDocumentException("Type " + type + " is not numeric");
         }
     }
 }

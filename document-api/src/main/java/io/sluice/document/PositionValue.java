@@ -11,7 +11,7 @@ public record PositionValue(int latitudeMicro, int longitudeMicro) implements Fi
     private static int toMicro(double degrees) {
         double micro = Math.rint(degrees * 1e6);
         if (!(Math.abs(micro) <= Integer.MAX_VALUE))
-            throw new DocumentException("Position coordinate " + degrees + " is out of range");
+            throw new InvalidDocumentException("Position coordinate " + degrees + " is out of range");
         return (int) micro;
     }
 

@@ -22,7 +22,7 @@ public final class RawValue implements FieldValue {
         try {
             return new RawValue(Base64.getDecoder().decode(base64));
         } catch (IllegalArgumentException e) {
-            throw new DocumentException("Invalid base64 for raw value '" + base64 + "': " + e.getMessage(), e);
+            throw new InvalidDocumentException("Invalid base64 for raw value '" + base64 + "': " + e.getMessage(), e);
         }
     }
 

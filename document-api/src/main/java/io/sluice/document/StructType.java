@@ -25,7 +25,7 @@ public final class StructType implements DataType {
         Map<String, Field> byName = new LinkedHashMap<>();
         for (Field field : fields)
             if (byName.put(field.name(), field) != null)
-                throw new DocumentException("Field '" + field.name() + "' is declared twice in struct '" + name + "'");
+                throw new InvalidDocumentException("Field '" + field.name() + "' is declared twice in struct '" + name + "'");
         return new StructType(name, Collections.unmodifiableMap(byName));
     }
 

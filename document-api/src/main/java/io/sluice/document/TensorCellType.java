@@ -27,7 +27,7 @@ public enum TensorCellType {
     public static TensorCellType fromSchemaName(String name) {
         for (TensorCellType type : values())
             if (type.schemaName.equals(name)) return type;
-        throw new DocumentException("Unknown tensor cell type '" + name + "'; expected double, float, bfloat16 or int8");
+        throw new InvalidDocumentException("Unknown tensor cell type '" + name + "'; expected double, float, bfloat16 or int8");
     }
 
     /** The value a cell of this type holds when given {@code value}. */

@@ -18,7 +18,7 @@ public final class TensorType implements DataType {
 
         public Dimension {
             Objects.requireNonNull(name, "name");
-            if (size < 0) throw new DocumentException("Dimension '" + name + "' has negative size " + size);
+            if (size < 0) throw new InvalidDocumentException("Dimension '" + name + "' has negative size " + size);
         }
 
         public static Dimension mapped(String name) {
@@ -26,7 +26,7 @@ public final class TensorType implements DataType {
         }
 
         public static Dimension indexed(String name, int size) {
-            if (size < 1) throw new DocumentException("Indexed dimension '" + name + "' must have a size of at least 1");
+            if (size < 1) throw new InvalidDocumentException("Indexed dimension '" + name + "' must have a size of at least 1");
             return new Dimension(name, size);
         }
 
@@ -52,7 +52,7 @@ public final class TensorType implements DataType {
         sorted.sort(Comparator.comparing(Dimension::name));
         for (int i = 1; i < sorted.size(); i++)
             if (sorted.get(i).name().equals(sorted.get(i - 1).name()))
-                throw new DocumentException("Dimension '" + sorted.get(i).name() + "' is declared twice");
+                throw new InvalidDocumentException("Dimension '" + sorted.get(i).name() + "' is declared twice");
         this.cellType = cellType;
         this.dimensions = List.copyOf(sorted);
         List<Dimension> mapped = new ArrayList<>();
@@ -62,7 +62,7 @@ public final class TensorType implements DataType {
             if (dimension.isIndexed()) {
                 indexed.add(dimension);
                 size *= dimension.size();
-                if (size > Integer.MAX_VALUE) throw new DocumentException("Tensor type has too many indexed cells");
+                if (size > Integer.MAX_VALUE) throw new InvalidDocumentException("Tensor type has too many indexed cells");
             } else {
                 mapped.add(dimension);
             }
@@ -79,7 +79,7 @@ public final class TensorType implements DataType {
 
     /** A tensor type with these dimensions (any order); throws {@link DocumentException} if none or repeated. */
     public static TensorType of(TensorCellType cellType, List<Dimension> dimensions) {
-        if (dimensions.isEmpty()) throw new DocumentException("A tensor type needs at least one dimension");
+        if (dimensions.isEmpty()) throw new InvalidDocumentException("A tensor type needs at least one dimension");
         return new TensorType(Objects.requireNonNull(cellType, "cellType"), dimensions);
     }
 
@@ -249,7 +249,7 @@ public final class TensorType implements DataType {
         }
 
         private DocumentException fail(String why) {
-            return new DocumentException("Bad tensor type '" + spec + "': " + why);
+            return new InvalidDocumentException("Bad tensor type '" + spec + "': " + why);
         }
     }
 }

@@ -61,7 +61,7 @@ public final class TensorValue implements FieldValue {
     /** Cell {@code offset} (row-major over the indexed dimensions) of the block at {@code mappedAddress}. */
     public double blockCell(List<String> mappedAddress, int offset) {
         double[] block = blocks.get(mappedAddress);
-        if (block == null) throw new DocumentException("Tensor has no cells at " + mappedAddress);
+        if (block == null) throw new InvalidDocumentException("Tensor has no cells at " + mappedAddress);
         return block[offset];
     }
 
@@ -168,7 +168,7 @@ public final class TensorValue implements FieldValue {
         /** Sets the cell at this full address (one label per dimension, in type order). */
         public Builder cell(List<String> address, double value) {
             if (address.size() != type.dimensions().size())
-                throw new DocumentException("Address " + address + " does not fit tensor type " + type);
+                throw new InvalidDocumentException("Address " + address + " does not fit tensor type " + type);
             List<String> mapped = new ArrayList<>(type.mappedDimensions().size());
             int offset = 0;
             for (int i = 0; i < address.size(); i++) {
@@ -187,12 +187,12 @@ public final class TensorValue implements FieldValue {
         /** Sets the cell with these labels, given per dimension name. */
         public Builder cell(Map<String, String> labels, double value) {
             if (labels.size() != type.dimensions().size())
-                throw new DocumentException("Address " + labels + " does not fit tensor type " + type);
+                throw new InvalidDocumentException("Address " + labels + " does not fit tensor type " + type);
             String[] address = new String[type.dimensions().size()];
             for (Map.Entry<String, String> label : labels.entrySet()) {
                 int index = type.indexOf(label.getKey());
                 if (index < 0)
-                    throw new DocumentException("Dimension '" + label.getKey() + "' is not in tensor type " + type);
+                    throw new InvalidDocumentException("Dimension '" + label.getKey() + "' is not in tensor type " + type);
                 address[index] = label.getValue();
             }
             return cell(Arrays.asList(address), value);
@@ -201,9 +201,9 @@ public final class TensorValue implements FieldValue {
         /** Sets all cells of the block at {@code mappedAddress}; {@code values} must have the dense subspace size. */
         public Builder block(List<String> mappedAddress, double[] values) {
             if (mappedAddress.size() != type.mappedDimensions().size())
-                throw new DocumentException("Mapped address " + mappedAddress + " does not fit tensor type " + type);
+                throw new InvalidDocumentException("Mapped address " + mappedAddress + " does not fit tensor type " + type);
             if (values.length != type.denseSubspaceSize())
-                throw new DocumentException("Expected " + type.denseSubspaceSize() + " cell values for tensor type "
+                throw new InvalidDocumentException("Expected " + type.denseSubspaceSize() + " cell values for tensor type "
                                             + type + ", got " + values.length);
             double[] block = new double[values.length];
             for (int i = 0; i < values.length; i++) block[i] = type.cellType().round(values[i]);
@@ -232,7 +232,7 @@ public final class TensorValue implements FieldValue {
         private static int index(TensorType.Dimension dimension, String label) {
             int index = parseIndexOrMinusOne(label);
             if (index < 0 || index >= dimension.size())
-                throw new DocumentException("Label '" + label + "' is not a valid index for dimension " + dimension);
+                throw new InvalidDocumentException("Label '" + label + "' is not a valid index for dimension " + dimension);
             return index;
         }
     }

@@ -11,7 +11,7 @@ public record WeightedSetType(DataType keyType, boolean createIfNonExistent, boo
     public WeightedSetType {
         Objects.requireNonNull(keyType, "keyType");
         if (!(keyType instanceof PrimitiveType))
-            throw new DocumentException("A weighted set key must be a primitive type, not " + keyType.typeName());
+            throw new InvalidDocumentException("A weighted set key must be a primitive type, not " + keyType.typeName());
     }
 
     /** A weighted set without the update flags. */

@@ -1,0 +1,222 @@
+package io.sluice.document.select;
+
+import io.sluice.document.DocumentId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DocumentSelectionTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.ofEpochSecond(1_700_000_000L), ZoneOffset.UTC);
+
+    private static final SelectionContext MUSIC = SelectionContext.of(
+            DocumentId.of("id:space:music:n=1234:song-1"),
+            fields());
+
+    private static Map<String, Object> fields() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("title", "Cold Play");
+        fields.put("year", 2005L);
+        fields.put("rating", 4.5);
+        fields.put("explicit", false);
+        fields.put("negative", -7L);
+        fields.put("tags", List.of("rock", "pop"));
+        fields.put("scores", List.of(3L, 9L));
+        fields.put("counts", Map.of("plays", 100L, "skips", 3L));
+        fields.put("genres", Map.of("rock", 10L, "indie", 5L));
+        fields.put("artist", new SelectionContext.Struct(Map.of("name", "Coldplay", "founded", 1996L)));
+        fields.put("tracks", List.of(new SelectionContext.Struct(Map.of("name", "Yellow")),
+                                     new SelectionContext.Struct(Map.of("name", "Trouble"))));
+        fields.put("byName", Map.of("a", new SelectionContext.Struct(Map.of("x", 1L))));
+        fields.put("embedding", new Object());
+        fields.put("raw", new byte[] {1, 2});
+        return fields;
+    }
+
+    private static Result eval(String selection, SelectionContext document) {
+        return DocumentSelection.parse(selection).evaluate(document, CLOCK);
+    }
+
+    private static Result eval(String selection) {
+        return eval(selection, MUSIC);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "", "true", "music", "music.title", "music.title == \"Cold Play\"", "music.title = \"Cold*\"",
+            "music.title = \"C?ld Play\"", "music.title =~ \"old\"", "music.title =~ \"^Cold\"",
+            "music.year == 2005", "music.year != 2004", "music.year > 2000", "music.year >= 2005",
+            "music.year < 2006", "music.year <= 2005", "music.year == 2005.0", "music.rating > 4",
+            "music.explicit == false", "music.explicit == 0", "music.title > \"A\"", "music.title < \"D\"",
+            "music.year = \"20*\"", "music.year == \"2005\"",
+            "music.tags == \"pop\"", "music.scores > 8", "music.counts == \"plays\"", "music.genres == \"indie\"",
+            "music.counts{plays} == 100", "music.counts{\"skips\"} == 3", "music.genres{rock} == 10",
+            "music.artist.name == \"Coldplay\"", "music.tracks.name == \"Trouble\"", "music.tracks[1].name == \"Trouble\"",
+            "music.tags[0] == \"rock\"", "music.scores[$i] == 9", "music.counts{$k} == 3", "music.counts.key == \"skips\"",
+            "music.counts.value == 100", "music.byName{a}.x == 1",
+            "music.missing == null", "null == null", "music.title != null", "music.embedding == music.embedding or true",
+            "music.embedding != null",
+            "id == \"id:space:music:n=1234:song-1\"", "id.scheme == \"id\"", "id.namespace == \"space\"",
+            "id.type == \"music\"", "id.specific == \"song-1\"", "id.user == 1234", "id.group == null",
+            "id.namespace = \"sp*\"", "id.specific =~ \"-1$\"",
+            "music.year + 1 == 2006", "music.year - 5 * 2 == 1995", "music.year % 100 == 5", "music.year / 2 == 1002",
+            "music.rating * 2 == 9", "2 * 7 % 4 == 6", "(1 + 2) * 3 == 9", "\"a\" + \"b\" == \"ab\"",
+            "now() == 1700000000", "now() - 3600 < 1700000000",
+            "music.title.lowercase() == \"cold play\"", "music.title.uppercase() == \"COLD PLAY\"",
+            "music.negative.abs() == 7", "music.title.hash() == \"Cold Play\".hash()",
+            "music.tags.uppercase() == \"POP\"", "-1.5.abs() == 1.5",
+            "music.year > 2000 and music.title", "music.year < 2000 or music.title", "not music.year < 2000",
+            "not music.year < 2000 and music.year > 2000 or false", "(true) == true", "music == true",
+            "music.raw == music.raw"})
+    void evaluate_matchingSelection_isTrue(String selection) {
+        assertEquals(Result.TRUE, eval(selection), selection);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "false", "book", "music.missing", "music.title == \"cold play\"", "music.title = \"Cold\"",
+            "music.title =~ \"^Play\"", "music.year == 2004", "music.year != 2005", "music.year > 2005",
+            "music.tags == \"jazz\"", "music.counts == 100", "music.counts{nope} == 100", "music.tags[5] == \"rock\"",
+            "music.title == null", "null != null", "music.missing != null", "id.user == 1", "id.group == \"g\"",
+            "id.namespace == \"other\"", "book.title == \"Cold Play\"", "book.title != \"Cold Play\"",
+            "book.title == null", "book.title.lowercase() == \"cold play\"",
+            "music.year > 2000 and music.missing", "not music.title", "not true", "music.embedding == null"})
+    void evaluate_nonMatchingSelection_isFalse(String selection) {
+        assertEquals(Result.FALSE, eval(selection), selection);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "music.missing > 3", "music.missing < 3", "null > 1", "music.missing = \"a*\"", "music.missing =~ \"a\"",
+            "music.title > 3", "music.artist == \"x\"", "music.embedding == 1", "music.embedding > 1",
+            "music.year / 0 == 1", "music.year % 0 == 1", "music.title + 1 == 2", "music.missing + 1 == 2",
+            "music.title.abs() == 1", "music.missing.lowercase() == \"x\"", "$x == 1", "music.raw == \"x\"",
+            "music.title =~ music.year + \"(\"", "id.bucket > 5",
+            "music.missing > 3 and true", "music.missing > 3 or false", "not music.missing > 3"})
+    void evaluate_undefinedOperation_isInvalid(String selection) {
+        assertEquals(Result.INVALID, eval(selection), selection);
+    }
+
+    @Test
+    void and_falseDominatesInvalid() {
+        assertEquals(Result.FALSE, eval("music.missing > 3 and false"));
+        assertEquals(Result.FALSE, eval("false and music.missing > 3"));
+    }
+
+    @Test
+    void or_trueDominatesInvalid() {
+        assertEquals(Result.TRUE, eval("music.missing > 3 or true"));
+        assertEquals(Result.TRUE, eval("true or music.missing > 3"));
+    }
+
+    @Test
+    void matches_invalid_isNoMatch() {
+        assertFalse(DocumentSelection.parse("music.missing > 3").matches(MUSIC, CLOCK));
+    }
+
+    @Test
+    void removedDocument_idAndTypeAreKnown() {
+        SelectionContext removed = SelectionContext.removed(DocumentId.of("id:space:music::gone"));
+        assertEquals(Result.TRUE, eval("music and id.namespace == \"space\"", removed));
+    }
+
+    @Test
+    void removedDocument_fieldIsInvalid() {
+        SelectionContext removed = SelectionContext.removed(DocumentId.of("id:space:music::gone"));
+        assertEquals(Result.INVALID, eval("music.title == \"x\"", removed));
+        assertEquals(Result.INVALID, eval("music.title", removed));
+    }
+
+    @Test
+    void removedDocumentOfOtherType_fieldIsFalse() {
+        SelectionContext removed = SelectionContext.removed(DocumentId.of("id:space:book::gone"));
+        assertEquals(Result.FALSE, eval("music.title == \"x\"", removed));
+    }
+
+    @Test
+    void inheritedType_matchesParentType() {
+        SelectionContext child = new SelectionContext() {
+            @Override public DocumentId id() { return DocumentId.of("id:ns:livemusic::1"); }
+            @Override public boolean isOfType(String type) { return type.equals("livemusic") || type.equals("music"); }
+            @Override public boolean hasFields() { return true; }
+            @Override public Object fieldValue(String name) { return name.equals("year") ? 1999L : null; }
+        };
+        assertEquals(Result.TRUE, eval("music and music.year == 1999", child));
+    }
+
+    @Test
+    void idGroup_matchesGroupModifier() {
+        SelectionContext grouped = SelectionContext.of(DocumentId.of("id:ns:music:g=it's:x"), Map.of());
+        assertEquals(Result.TRUE, eval("id.group == 'it\\'s' and id.user == null", grouped));
+    }
+
+    @Test
+    void idBucket_matchesContainingBucket() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:mytype::1"), Map.of());
+        assertEquals(Result.TRUE, eval("id.bucket == 0x20000000000000c4", doc));
+        assertEquals(Result.FALSE, eval("id.bucket == 0x20000000000000c5", doc));
+    }
+
+    @Test
+    void now_followsInjectedClock() {
+        DocumentSelection selection = DocumentSelection.parse("now() > 1700000000");
+        assertFalse(selection.matches(MUSIC, CLOCK));
+        assertTrue(selection.matches(MUSIC, Clock.offset(CLOCK, java.time.Duration.ofSeconds(1))));
+    }
+
+    @Test
+    void stringOrdering_isByCodePoint() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "\uffff"));
+        assertEquals(Result.TRUE, eval("t.s < \"\ud83d\ude00\"", doc));
+    }
+
+    @Test
+    void glob_isAnchoredAndLiteralOtherwise() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "a.b"));
+        assertEquals(Result.TRUE, eval("t.s = \"a.b\"", doc));
+        assertEquals(Result.FALSE, eval("t.s = \"a?\"", doc));
+        assertEquals(Result.FALSE, eval("t.s = \"a.c\"", doc));
+        assertEquals(Result.TRUE, eval("t.s = \"*\"", doc));
+    }
+
+    @Test
+    void validate_knownNames_passes() {
+        DocumentSelection.parse("music and music.title == 'x'").validate(schema());
+    }
+
+    @Test
+    void validate_unknownType_namesPosition() {
+        SelectionParseException e = assertThrows(SelectionParseException.class,
+                                                  () -> DocumentSelection.parse("music or book").validate(schema()));
+        assertEquals(9, e.position());
+        assertEquals("a known document type", e.expected());
+    }
+
+    @Test
+    void validate_unknownField_namesField() {
+        SelectionParseException e = assertThrows(SelectionParseException.class,
+                                                  () -> DocumentSelection.parse("true and music.nope > 1").validate(schema()));
+        assertEquals(9, e.position());
+        assertEquals("a field of document type 'music'", e.expected());
+    }
+
+    private static SelectionSchema schema() {
+        return new SelectionSchema() {
+            @Override public boolean hasDocumentType(String name) { return name.equals("music"); }
+            @Override public boolean hasField(String type, String field) { return field.equals("title"); }
+        };
+    }
+
+}
