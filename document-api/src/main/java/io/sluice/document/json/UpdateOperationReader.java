@@ -44,7 +44,9 @@ final class UpdateOperationReader {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String operation = parser.currentName();
             parser.nextToken();
-            update.update(field.name(), operation(parser, operation, field.type()));
+            ValueUpdate read = operation(parser, operation, field.type(), field.name());
+            read.check(field.type()); // here, so the message is not prefixed with the field name twice
+            update.update(field.name(), read);
         }
     }
 
@@ -56,7 +58,7 @@ final class UpdateOperationReader {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String operation = parser.currentName().toLowerCase(java.util.Locale.ROOT);
             parser.nextToken();
-            update.update(new FieldPathUpdate(path, pathOperation(parser, operation, path.resultType())));
+            update.update(new FieldPathUpdate(path, pathOperation(parser, operation, path)));
         }
     }
 
@@ -66,14 +68,15 @@ final class UpdateOperationReader {
                                             + JsonValueReader.describe(parser));
     }
 
-    private ValueUpdate operation(JsonParser parser, String operation, DataType type) throws IOException {
+    /** One operation; {@code name} is the field, for naming ignored struct fields inside values. */
+    private ValueUpdate operation(JsonParser parser, String operation, DataType type, String name) throws IOException {
         switch (operation) {
             case "assign":
                 if (JsonValueReader.isUnset(parser, type)) return new ValueUpdate.Clear();
-                return new ValueUpdate.Assign(values.read(parser, type));
-            case "add": return add(parser, type);
-            case "remove": return remove(parser, type);
-            case "match": return match(parser, type);
+                return new ValueUpdate.Assign(values.read(parser, type, name));
+            case "add": return add(parser, type, name);
+            case "remove": return remove(parser, type, name);
+            case "match": return match(parser, type, name);
             case "modify": return TensorModifyReader.read(parser, type);
             default:
                 Optional<ValueUpdate.Arithmetic.Operator> operator = ValueUpdate.Arithmetic.Operator.fromJsonName(operation);
@@ -84,24 +87,24 @@ final class UpdateOperationReader {
         }
     }
 
-    private ValueUpdate add(JsonParser parser, DataType type) throws IOException {
+    private ValueUpdate add(JsonParser parser, DataType type, String name) throws IOException {
         if (type instanceof TensorType) return new TensorAddUpdate(TensorJsonReader.read(parser, (TensorType) type));
-        if (type instanceof ArrayType) return new ValueUpdate.AddElements(((ArrayValue) values.read(parser, type)).elements());
+        if (type instanceof ArrayType) return new ValueUpdate.AddElements(((ArrayValue) values.read(parser, type, name)).elements());
         if (type instanceof WeightedSetType)
-            return new ValueUpdate.AddWeighted(((WeightedSetValue) values.read(parser, type)).weights());
+            return new ValueUpdate.AddWeighted(((WeightedSetValue) values.read(parser, type, name)).weights());
         throw new DocumentJsonException("Cannot add to a field of type " + type.typeName()
                                         + "; add needs an array, weighted set or tensor");
     }
 
-    private ValueUpdate remove(JsonParser parser, DataType type) throws IOException {
+    private ValueUpdate remove(JsonParser parser, DataType type, String name) throws IOException {
         if (type instanceof TensorType) return tensorRemove(parser, (TensorType) type);
-        if (type instanceof ArrayType) return new ValueUpdate.RemoveValues(((ArrayValue) values.read(parser, type)).elements());
+        if (type instanceof ArrayType) return new ValueUpdate.RemoveValues(((ArrayValue) values.read(parser, type, name)).elements());
         if (type instanceof WeightedSetType) {
             if (parser.currentToken() == JsonToken.START_ARRAY) {
                 ArrayType keys = new ArrayType(((WeightedSetType) type).keyType());
-                return new ValueUpdate.RemoveValues(((ArrayValue) values.read(parser, keys)).elements());
+                return new ValueUpdate.RemoveValues(((ArrayValue) values.read(parser, keys, name)).elements());
             }
-            Map<FieldValue, Integer> keys = ((WeightedSetValue) values.read(parser, type)).weights();
+            Map<FieldValue, Integer> keys = ((WeightedSetValue) values.read(parser, type, name)).weights();
             return new ValueUpdate.RemoveValues(new ArrayList<>(keys.keySet()));
         }
         if (type instanceof MapType)
@@ -129,7 +132,7 @@ final class UpdateOperationReader {
     }
 
     /** {@code {"element": <index or key>, "<op>": <arg>}}, exactly one operation. */
-    private ValueUpdate match(JsonParser parser, DataType type) throws IOException {
+    private ValueUpdate match(JsonParser parser, DataType type, String field) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT)
             throw new DocumentJsonException("Expected an object with \"element\" and an operation for match, got "
                                             + JsonValueReader.describe(parser));
@@ -161,7 +164,7 @@ final class UpdateOperationReader {
             } else if (update != null) {
                 throw new DocumentJsonException("Match takes one operation, got another: '" + name + "'");
             } else {
-                update = operation(parser, name, elementType);
+                update = operation(parser, name, elementType, field);
             }
         }
         if (key == null) throw new DocumentJsonException("Match has no \"element\"");
@@ -169,17 +172,18 @@ final class UpdateOperationReader {
         return new ValueUpdate.Match(key, update);
     }
 
-    private FieldPathUpdate.Operation pathOperation(JsonParser parser, String operation, DataType type)
+    private FieldPathUpdate.Operation pathOperation(JsonParser parser, String operation, FieldPath path)
             throws IOException {
+        DataType type = path.resultType();
         switch (operation) {
             case "assign":
                 if (JsonValueReader.isUnset(parser, type)) return new FieldPathUpdate.Remove();
-                return new FieldPathUpdate.Assign(values.read(parser, type));
+                return new FieldPathUpdate.Assign(values.read(parser, type, path.text()));
             case "add":
                 if (!(type instanceof ArrayType))
                     throw new DocumentJsonException("Cannot add to a value of type " + type.typeName()
                                                     + "; field path add needs an array");
-                return new FieldPathUpdate.Add((ArrayValue) values.read(parser, type));
+                return new FieldPathUpdate.Add((ArrayValue) values.read(parser, type, path.text()));
             case "remove":
                 if (!parser.currentToken().isScalarValue())
                     throw new DocumentJsonException("Expected a scalar argument to remove, got "
