@@ -11,7 +11,6 @@ import io.sluice.document.DocumentUpdate;
 import io.sluice.document.Field;
 import io.sluice.document.FieldPath;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -103,7 +102,8 @@ public final class DocumentUpdateJsonReader {
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw new DocumentJsonException("failed parsing document: " + e.getOriginalMessage() + where, e);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // Reading from memory, so this is bad input too: e.g. bytes that are not valid in the detected encoding.
+            throw new DocumentJsonException("failed parsing document: " + e.getMessage(), e);
         }
     }
 

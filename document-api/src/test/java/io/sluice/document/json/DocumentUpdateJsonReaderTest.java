@@ -378,6 +378,15 @@ class DocumentUpdateJsonReaderTest {
     }
 
     @Test
+    void bytesInvalidInTheDetectedEncoding_areAParseError() {
+        byte[] json = utf8("{\"fields\":{}}");
+        byte[] body = new byte[80 + json.length]; // leading zero bytes make Jackson detect UTF-32
+        System.arraycopy(json, 0, body, 80, json.length);
+        DocumentJsonException e = assertThrows(DocumentJsonException.class, () -> STRICT.readUpdate(ID, body));
+        assertTrue(e.getMessage().startsWith("failed parsing document: Invalid UTF-32 character"), e.getMessage());
+    }
+
+    @Test
     void operationsNotAnObject_isRejected() {
         assertEquals("Error in 's': Expected an object of update operations, got 'x'", error("{'fields':{'s':'x'}}"));
     }
