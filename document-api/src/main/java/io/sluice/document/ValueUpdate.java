@@ -1,9 +1,11 @@
 package io.sluice.document;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One operation on the value of a field, as in the {@code "fields"} object of a /document/v1 update body. Operations
@@ -60,7 +62,7 @@ public sealed interface ValueUpdate permits ValueUpdate.Assign, ValueUpdate.Clea
     /** {@code add} on a weighted set: adds each key, or replaces its weight; a missing set starts empty. */
     record AddWeighted(Map<FieldValue, Integer> weights) implements ValueUpdate {
         public AddWeighted {
-            weights = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(weights));
+            weights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
         }
 
         @Override
@@ -121,10 +123,10 @@ public sealed interface ValueUpdate permits ValueUpdate.Assign, ValueUpdate.Clea
             }
 
             /** The operator with this update-JSON name (case-insensitive), if any. */
-            public static java.util.Optional<Operator> fromJsonName(String name) {
+            public static Optional<Operator> fromJsonName(String name) {
                 for (Operator operator : values())
-                    if (operator.jsonName.equalsIgnoreCase(name)) return java.util.Optional.of(operator);
-                return java.util.Optional.empty();
+                    if (operator.jsonName.equalsIgnoreCase(name)) return Optional.of(operator);
+                return Optional.empty();
             }
 
             double apply(double value, double operand) {

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * Reads a tensor {@code modify} argument: {@code {"operation": "replace"|"add"|"multiply", "cells": ..., "create":
  * bool}}, or {@code "blocks"} instead of {@code "cells"} for mixed tensors. Cells are read as for a tensor whose
- * dimensions are all mapped (so only the given cells count); blocks in the short object form give whole dense
- * subspaces.
+ * dimensions are all mapped (so only the given cells count); blocks, as an object keyed by the mapped label or as a
+ * list of {@code {"address","values"}}, give whole dense subspaces.
  */
 final class TensorModifyReader {
 
@@ -53,10 +53,8 @@ final class TensorModifyReader {
                     cells = cells(TensorJsonReader.read(parser, allMapped(tensorType)), tensorType);
                     break;
                 case "blocks":
-                    if (value != JsonToken.START_OBJECT)
-                        throw new DocumentJsonException("Expected blocks as an object keyed by label in modify update, got "
-                                                        + JsonValueReader.describe(parser));
-                    cells = cells(TensorJsonReader.read(parser, tensorType), tensorType);
+                    if (value == JsonToken.START_ARRAY) cells = cells(blockList(parser, tensorType), tensorType);
+                    else cells = cells(TensorJsonReader.read(parser, tensorType), tensorType);
                     break;
                 default:
                     throw new DocumentJsonException("Unknown key '" + name + "' in modify update; expected operation, "
@@ -73,21 +71,59 @@ final class TensorModifyReader {
         if (parser.currentToken() != JsonToken.START_ARRAY)
             throw new DocumentJsonException("Expected an array of addresses, got " + JsonValueReader.describe(parser));
         List<Map<String, String>> addresses = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) addresses.add(address(parser));
+        return addresses;
+    }
+
+    /** {@code {"dim": "label", ...}}. */
+    private static Map<String, String> address(JsonParser parser) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT)
+            throw new DocumentJsonException("Expected an address object, got " + JsonValueReader.describe(parser));
+        Map<String, String> address = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String dimension = parser.currentName();
+            JsonToken label = parser.nextToken();
+            if (!label.isScalarValue() || label == JsonToken.VALUE_NULL)
+                throw new DocumentJsonException("Expected a label for dimension '" + dimension + "', got "
+                                                + JsonValueReader.describe(parser));
+            address.put(dimension, parser.getText());
+        }
+        return address;
+    }
+
+    /** {@code [{"address": {mapped labels}, "values": [dense values] or "hex"}, ...]}: whole dense subspaces. */
+    private static TensorValue blockList(JsonParser parser, TensorType type) throws IOException {
+        if (type.mappedDimensions().isEmpty() || type.indexedDimensions().isEmpty())
+            throw new DocumentJsonException("Blocks need a tensor with both mapped and indexed dimensions, not " + type);
+        TensorType dense = TensorType.of(type.cellType(), type.indexedDimensions());
+        TensorValue.Builder builder = TensorValue.builder(type);
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             if (parser.currentToken() != JsonToken.START_OBJECT)
-                throw new DocumentJsonException("Expected an address object, got " + JsonValueReader.describe(parser));
-            Map<String, String> address = new LinkedHashMap<>();
+                throw new DocumentJsonException("Expected a block object, got " + JsonValueReader.describe(parser));
+            Map<String, String> address = null;
+            TensorValue values = null;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String dimension = parser.currentName();
-                JsonToken label = parser.nextToken();
-                if (!label.isScalarValue() || label == JsonToken.VALUE_NULL)
-                    throw new DocumentJsonException("Expected a label for dimension '" + dimension + "', got "
-                                                    + JsonValueReader.describe(parser));
-                address.put(dimension, parser.getText());
+                String name = parser.currentName();
+                parser.nextToken();
+                if (name.equals("address")) address = address(parser);
+                else if (name.equals("values")) values = TensorJsonReader.read(parser, dense);
+                else throw new DocumentJsonException("Unexpected key '" + name + "' in tensor block; expected address and values");
             }
-            addresses.add(address);
+            if (address == null || values == null)
+                throw new DocumentJsonException("A tensor block needs both 'address' and 'values'");
+            List<String> mapped = new ArrayList<>();
+            for (TensorType.Dimension dimension : type.mappedDimensions()) {
+                String label = address.get(dimension.name());
+                if (label == null || address.size() != type.mappedDimensions().size())
+                    throw new DocumentJsonException("Block address " + address + " must name exactly the mapped "
+                                                    + "dimensions of " + type);
+                mapped.add(label);
+            }
+            double[] block = new double[dense.denseSubspaceSize()];
+            for (int offset = 0; offset < block.length; offset++) block[offset] = values.blockCell(List.of(), offset);
+            builder.block(mapped, block);
         }
-        return addresses;
+        return builder.build();
     }
 
     /** The same dimensions, all mapped: a tensor of this type holds exactly the cells it was given. */

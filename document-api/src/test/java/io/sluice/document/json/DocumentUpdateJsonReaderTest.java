@@ -227,6 +227,23 @@ class DocumentUpdateJsonReaderTest {
     }
 
     @Test
+    void modify_blockList_givesWholeSubspaces() {
+        TensorModifyUpdate modify = new TensorModifyUpdate(TensorModifyUpdate.Operation.REPLACE,
+                List.of(new TensorModifyUpdate.Cell(Map.of("a", "p", "b", "q", "x", "0"), 4),
+                        new TensorModifyUpdate.Cell(Map.of("a", "p", "b", "q", "x", "1"), 5)), true);
+        assertEquals(expected().update("mixed2", modify).build(),
+                     read("{'mixed2':{'modify':{'operation':'replace','create':true,"
+                          + "'blocks':[{'address':{'a':'p','b':'q'},'values':[4,5]}]}}}"));
+    }
+
+    @Test
+    void modify_blockListWithPartialAddress_isRejected() {
+        assertEquals("Error in 'mixed2': Block address {a=p} must name exactly the mapped dimensions of "
+                     + "tensor(a{},b{},x[2])",
+                     error("{'fields':{'mixed2':{'modify':{'operation':'add','blocks':[{'address':{'a':'p'},'values':[1,2]}]}}}}"));
+    }
+
+    @Test
     void modify_unknownOperation_isRejected() {
         assertEquals("Error in 'sparse': Unknown operation 'subtract' in modify update; expected replace, add or multiply",
                      error("{'fields':{'sparse':{'modify':{'operation':'subtract','cells':[]}}}}"));
