@@ -1,10 +1,14 @@
 package io.sluice.document.json;
 
 import io.sluice.document.ArrayValue;
+import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
+import io.sluice.document.DocumentTypes;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldPathUpdate;
 import io.sluice.document.IntValue;
+import io.sluice.document.MapValue;
 import io.sluice.document.StringValue;
 import io.sluice.document.StructValue;
 import io.sluice.document.TensorAddUpdate;
@@ -13,6 +17,7 @@ import io.sluice.document.TensorRemoveUpdate;
 import io.sluice.document.TensorType;
 import io.sluice.document.TensorValue;
 import io.sluice.document.ValueUpdate;
+import io.sluice.document.schema.SchemaParser;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -293,6 +298,18 @@ class DocumentUpdateJsonReaderTest {
     }
 
     @Test
+    void fieldPath_addAppendsToArrayInMap() {
+        DocumentTypes types = SchemaParser.parse("cart.sd",
+                "schema cart { document cart { field lists type map<string, array<string>> {} } }");
+        DocumentId id = DocumentId.of("id:ns:cart::1");
+        DocumentUpdate read = DocumentUpdateJsonReader.strict(types)
+                .readUpdate(id, utf8("{\"fields\":{\"lists{k}\":{\"add\":[\"a\",\"b\"]}}}")).update();
+        assertEquals(DocumentUpdate.builder(types.get("cart"), id)
+                                   .update("lists{k}", new FieldPathUpdate.Add(ArrayValue.of(str("a"), str("b")))).build(),
+                     read);
+    }
+
+    @Test
     void fieldPath_unknownOperation_isRejected() {
         assertEquals("Error in 'p.name': Field path update type 'frob' not supported.",
                      error("{'fields':{'p.name':{'frob':1}}}"));
@@ -417,11 +434,11 @@ class DocumentUpdateJsonReaderTest {
     @Test
     void readUpdate_appliesToDocument() {
         DocumentUpdate update = read("{'arr':{'add':['b']},'i':{'increment':2},'m{k}':{'assign':3}}");
-        io.sluice.document.Document before = io.sluice.document.Document.builder(ALL, ID)
+        Document before = Document.builder(ALL, ID)
                 .set("arr", ArrayValue.of(str("a"))).set("i", new IntValue(1)).build();
-        io.sluice.document.Document after = io.sluice.document.Document.builder(ALL, ID)
+        Document after = Document.builder(ALL, ID)
                 .set("arr", ArrayValue.of(str("a"), str("b"))).set("i", new IntValue(3))
-                .set("m", new io.sluice.document.MapValue(Map.of(str("k"), new IntValue(3)))).build();
+                .set("m", new MapValue(Map.of(str("k"), new IntValue(3)))).build();
         assertEquals(after, update.applyTo(before));
     }
 }
