@@ -98,26 +98,9 @@ final class TensorJsonReader {
 
     /** {@code [{"address":{mapped labels},"values":[...] or "hex"}, ...]}. */
     private static void readBlockList(JsonParser parser, TensorValue.Builder builder) throws IOException {
-        TensorType type = builder.type();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             expectObject(parser, "block");
-            List<String> address = null;
-            double[] values = null;
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String name = parser.currentName();
-                JsonToken value = parser.nextToken();
-                if (name.equals("address")) {
-                    address = mappedAddress(readAddress(parser), type);
-                } else if (name.equals("values")) {
-                    values = value == JsonToken.VALUE_STRING ? hexValues(parser.getText(), type, false)
-                                                             : denseValues(parser, type, false);
-                } else {
-                    throw new DocumentJsonException("Unexpected key '" + name + "' in tensor block; expected address and values");
-                }
-            }
-            if (address == null || values == null)
-                throw new DocumentJsonException("A tensor block needs both 'address' and 'values'");
-            builder.block(address, values);
+            readCellOrBlock(parser, builder);
         }
     }
 
@@ -143,26 +126,34 @@ final class TensorJsonReader {
             return;
         }
         do {
-            readCell(parser, builder);
+            readCellOrBlock(parser, builder);
         } while (parser.nextToken() == JsonToken.START_OBJECT);
         if (parser.currentToken() != JsonToken.END_ARRAY)
             throw new DocumentJsonException("Expected a tensor cell object, got " + JsonValueReader.describe(parser));
     }
 
-    /** {@code {"address":{"dim":"label",...},"value":v}}. */
-    private static void readCell(JsonParser parser, TensorValue.Builder builder) throws IOException {
+    /**
+     * A cell {@code {"address":{all dimensions},"value":v}} or a block {@code {"address":{mapped dimensions},
+     * "values":[...] or "hex"}} (blocks may appear in bare arrays in the {@code short-value} output form).
+     */
+    private static void readCellOrBlock(JsonParser parser, TensorValue.Builder builder) throws IOException {
         Map<String, String> address = null;
         Double value = null;
+        double[] values = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
-            parser.nextToken();
+            JsonToken token = parser.nextToken();
             if (name.equals("address")) address = readAddress(parser);
             else if (name.equals("value")) value = cellValue(parser);
+            else if (name.equals("values"))
+                values = token == JsonToken.VALUE_STRING ? hexValues(parser.getText(), builder.type(), false)
+                                                         : denseValues(parser, builder.type(), false);
             else throw new DocumentJsonException("Unexpected key '" + name + "' in tensor cell; expected address and value");
         }
-        if (address == null || value == null)
-            throw new DocumentJsonException("A tensor cell needs both 'address' and 'value'");
-        builder.cell(address, value);
+        if (address == null || (value == null) == (values == null))
+            throw new DocumentJsonException("A tensor cell needs 'address' and 'value' (or 'values' for a block)");
+        if (value != null) builder.cell(address, value);
+        else builder.block(mappedAddress(address, builder.type()), values);
     }
 
     private static Map<String, String> readAddress(JsonParser parser) throws IOException {
