@@ -7,7 +7,7 @@ import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
 import io.sluice.document.StringValue;
 import io.sluice.document.TestUpdates;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.ManualClock;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
@@ -93,7 +93,7 @@ class InMemoryContentBackendLimitsTest {
         try (InMemoryContentBackend store = backend().maxBytes(1000).build()) {
             Outcome outcome = run(store.put(song("a", "x".repeat(1000)), options()));
             assertEquals(Status.INSUFFICIENT_STORAGE, outcome.status());
-            assertEquals(Status.NOT_FOUND, run(store.get(song("a", "").id(), FieldFilter.ALL, options())).status());
+            assertEquals(Status.NOT_FOUND, run(store.get(song("a", "").id(), FieldSet.all(), options())).status());
         }
     }
 
