@@ -1,5 +1,6 @@
 package io.sluice.document;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -51,7 +52,7 @@ public final class DocumentId {
         OptionalInt illegal = TextCharacters.firstIllegal(id);
         if (illegal.isPresent()) {
             throw unparseable(id, "Contains illegal code point 0x"
-                                  + Integer.toHexString(illegal.getAsInt()).toUpperCase(java.util.Locale.ROOT));
+                                  + Integer.toHexString(illegal.getAsInt()).toUpperCase(Locale.ROOT));
         }
         int schemeEnd = id.indexOf(':');
         if (schemeEnd < 0) {

@@ -11,6 +11,7 @@ import io.sluice.document.select.Expression.Literal;
 import io.sluice.document.select.Expression.Or;
 
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -156,12 +157,12 @@ public final class BucketConstraint {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof BucketConstraint && java.util.Objects.equals(((BucketConstraint) other).buckets, buckets);
+        return other instanceof BucketConstraint && Objects.equals(((BucketConstraint) other).buckets, buckets);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hashCode(buckets);
+        return Objects.hashCode(buckets);
     }
 
     @Override

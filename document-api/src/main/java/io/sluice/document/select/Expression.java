@@ -144,14 +144,20 @@ public sealed interface Expression {
         }
     }
 
-    /** {@code target.function()}. */
+    /**
+     * {@code target.function()}: {@code lowercase()}/{@code uppercase()} of a value's string form, {@code abs()} of a
+     * number, {@code hash()} = the first eight bytes of the MD5 of the UTF-8 string form, little-endian, as a signed
+     * long. Applied to a multi-valued target, the function maps every value.
+     */
     record FunctionCall(Expression target, Function function) implements Expression {
         /** The supported value functions. */
         public enum Function { LOWERCASE, UPPERCASE, HASH, ABS }
 
         @Override
         public String toString() {
-            return target + "." + function.name().toLowerCase(Locale.ROOT) + "()";
+            // A bare number literal would lex together with the dot ("5." is a float), so parenthesise literals.
+            String targetText = target instanceof Literal ? "(" + target + ")" : target.toString();
+            return targetText + "." + function.name().toLowerCase(Locale.ROOT) + "()";
         }
     }
 

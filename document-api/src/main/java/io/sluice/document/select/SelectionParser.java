@@ -269,7 +269,7 @@ final class SelectionParser {
             advance();
             return new Literal(-(Double) number.value());
         }
-        throw error(number.kind() == Kind.EOF ? number : number, "a number after '" + minus.text() + "'");
+        throw error(number, "a number after '" + minus.text() + "'");
     }
 
     private Expression parenthesised() {

@@ -2,7 +2,7 @@ package io.sluice.document.select;
 
 import java.util.List;
 
-/** One lexical token of a selection; {@code path} holds the {@code {key}}/{@code [index]} parts of an identifier. */
+/** One lexical token of a selection; {@code subscripts} holds the {@code {key}}/{@code [index]} parts of an identifier. */
 record Token(Kind kind, String text, int position, Object value, List<Expression.PathElement> subscripts) {
 
     enum Kind {

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,6 +25,9 @@ import java.util.regex.PatternSyntaxException;
 final class Values {
 
     private static final int MAX_CACHED_PATTERNS = 64;
+    // A linear-time search reads each character a few times; these allow generous backtracking but stop runaways.
+    private static final long MIN_REGEX_BUDGET = 1_000_000;
+    private static final long REGEX_BUDGET_PER_CHAR = 1_000;
 
     /** The several values a field path reached; a comparison holds if it holds for any of them. */
     record Multi(List<Object> values) {
@@ -61,7 +65,7 @@ final class Values {
             }
             return out;
         }
-        return java.util.Collections.singletonList(value);
+        return Collections.singletonList(value);
     }
 
     private Result compareOne(Object left, ComparisonOperator operator, Object right) {
@@ -179,7 +183,16 @@ final class Values {
             return Result.INVALID;
         }
         Pattern pattern = pattern(String.valueOf(right));
-        return pattern == null ? Result.INVALID : Result.of(pattern.matcher(String.valueOf(left)).find());
+        if (pattern == null) {
+            return Result.INVALID;
+        }
+        String text = String.valueOf(left);
+        try {
+            long budget = Math.max(MIN_REGEX_BUDGET, REGEX_BUDGET_PER_CHAR * (text.length() + 1L));
+            return Result.of(pattern.matcher(BoundedCharSequence.of(text, budget)).find());
+        } catch (BoundedCharSequence.BudgetExceeded | StackOverflowError e) {
+            return Result.INVALID;
+        }
     }
 
     private Pattern pattern(String regex) {

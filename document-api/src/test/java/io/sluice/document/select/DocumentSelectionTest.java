@@ -110,6 +110,19 @@ class DocumentSelectionTest {
     }
 
     @Test
+    void evaluate_handlerComposedSelection() {
+        assertEquals(Result.TRUE,
+                     eval("(music.year > 2000) and (music) and (id.namespace=='space') and (id.user==1234)"));
+        assertEquals(Result.FALSE, eval("(true) and (music) and (id.namespace=='other')"));
+    }
+
+    @Test
+    void hash_isLittleEndianMd5Prefix() {
+        // MD5("a") = 0cc175b9c0f1b6a8...: the first eight bytes read little-endian.
+        assertEquals(Result.TRUE, eval("\"a\".hash() == 0xa8b6f1c0b975c10c"));
+    }
+
+    @Test
     void and_falseDominatesInvalid() {
         assertEquals(Result.FALSE, eval("music.missing > 3 and false"));
         assertEquals(Result.FALSE, eval("false and music.missing > 3"));
@@ -180,6 +193,12 @@ class DocumentSelectionTest {
     void stringOrdering_isByCodePoint() {
         SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "\uffff"));
         assertEquals(Result.TRUE, eval("t.s < \"\ud83d\ude00\"", doc));
+    }
+
+    @Test
+    void regex_catastrophicBacktracking_isInvalidNotAHang() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "a".repeat(30) + "!"));
+        assertEquals(Result.INVALID, eval("t.s =~ \"(.*a){12}!x\"", doc));
     }
 
     @Test
