@@ -43,6 +43,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The behaviour every {@link ContentBackend} must show; a backend's test extends this class and says how to make one.
  * Each test gets a fresh, empty backend driven by a {@link ManualClock}, which the backend must use for timestamps,
  * deadlines and {@code now()} in selections.
+ *
+ * <p>Other modules get it from this module's test jar:
+ * {@code <dependency><groupId>io.sluice</groupId><artifactId>sluice-document-api</artifactId>
+ * <type>test-jar</type><scope>test</scope></dependency>}. Updates come from {@link TestUpdates}.
  */
 public abstract class ContentBackendConformanceTest {
 
