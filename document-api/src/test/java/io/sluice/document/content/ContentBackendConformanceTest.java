@@ -571,6 +571,16 @@ public abstract class ContentBackendConformanceTest {
     }
 
     @Test
+    void visit_entries_comeInVisitingOrder() {
+        putSongs(60);
+        List<DocumentKey> keys = visitAll(spec().build(), 7).stream().map(entry -> DocumentKey.of(entry.id()))
+                                                             .collect(Collectors.toList());
+        List<DocumentKey> sorted = new ArrayList<>(keys);
+        sorted.sort(null);
+        assertEquals(sorted, keys);
+    }
+
+    @Test
     void visit_entries_carryDocumentsAndTimestamps() {
         Document song = song("a", "Blue", 1999);
         long timestamp = put(song).timestamp();
