@@ -16,6 +16,7 @@ import io.sluice.container.StatusHandlers;
 import io.sluice.http.tls.CertificateReloader;
 import io.sluice.http.tls.TlsContextFactories;
 import org.eclipse.jetty.compression.gzip.GzipCompression;
+import org.eclipse.jetty.compression.server.CompressionConfig;
 import org.eclipse.jetty.compression.server.CompressionHandler;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
@@ -70,9 +71,8 @@ public final class SluiceServer {
         for (HandlerConfig handler : cluster.handlers())
             registry.register(UserHandlers.create(handler, builder.classLoader));
 
-        var compression = new CompressionHandler(new BindingRouter(registry.registrations()));
-        compression.putCompression(new GzipCompression());
-        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime, compression)));
+        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime,
+                                                                    compression(new BindingRouter(registry.registrations())))));
         if (cluster.accessLog().enabled())
             server.setRequestLog(JsonRequestLog.of(cluster.accessLog()));
 
@@ -87,6 +87,22 @@ public final class SluiceServer {
                 reloaders.put(config.id(), reloader);
             });
         }
+    }
+
+    /**
+     * gzip both ways: request bodies with {@code Content-Encoding: gzip} are inflated for every method that carries one
+     * (Jetty's default is POST only), and responses are compressed when the client accepts it.
+     */
+    static CompressionHandler compression(Handler handler) {
+        var compression = new CompressionHandler(handler);
+        compression.putCompression(new GzipCompression());
+        var config = CompressionConfig.builder().defaults();
+        for (String method : List.of("PUT", "PATCH", "DELETE")) {
+            config.decompressIncludeMethod(method);
+            config.compressIncludeMethod(method);
+        }
+        compression.putConfiguration("/", config.build());
+        return compression;
     }
 
     /** Jetty's thread pool, sized as Vespa's container: 16 plus one per core. */
