@@ -1,7 +1,12 @@
 package io.sluice.http;
 
 import io.sluice.config.SslConfig;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.util.io.pem.PemWriter;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -71,7 +76,7 @@ public final class TestPki {
         try {
             TestPki pki = new TestPki(directory);
             pki.writeServerFiles(pki.server, directory.resolve("server-key.pem"), directory.resolve("server-cert.pem"));
-            Files.writeString(directory.resolve("server-key-sec1.pem"), traditionalPem(pki.server));
+            Files.writeString(directory.resolve("server-key-sec1.pem"), sec1Pem(pki.server));
             Files.writeString(directory.resolve("ca.pem"), pem(pki.ca.certificate()));
             return pki;
         }
@@ -228,6 +233,20 @@ public final class TestPki {
         var out = new StringWriter();
         try (var writer = new JcaPEMWriter(out)) {
             writer.writeObject(identity.keys().getPrivate());
+        }
+        return out.toString();
+    }
+
+    /** SEC1 as {@code openssl ecparam -genkey} writes it: {@code BEGIN EC PRIVATE KEY}, with curve and public key. */
+    private static String sec1Pem(Identity identity) throws IOException {
+        PrivateKeyInfo info = PrivateKeyInfo.getInstance(identity.keys().getPrivate().getEncoded());
+        ASN1Encodable curve = info.getPrivateKeyAlgorithm().getParameters();
+        BigInteger secret = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey()).getKey();
+        SubjectPublicKeyInfo publicKey = SubjectPublicKeyInfo.getInstance(identity.keys().getPublic().getEncoded());
+        var sec1 = new org.bouncycastle.asn1.sec.ECPrivateKey(256, secret, publicKey.getPublicKeyData(), curve);
+        var out = new StringWriter();
+        try (var writer = new PemWriter(out)) {
+            writer.writeObject(new PemObject("EC PRIVATE KEY", sec1.getEncoded()));
         }
         return out.toString();
     }

@@ -92,7 +92,7 @@ public final class PemSslContexts {
                 if (object instanceof PrivateKeyInfo)
                     return converter.getPrivateKey((PrivateKeyInfo) object);
                 if (object instanceof PEMKeyPair)
-                    return converter.getKeyPair((PEMKeyPair) object).getPrivate();
+                    return converter.getPrivateKey(((PEMKeyPair) object).getPrivateKeyInfo()); // SEC1 may omit the public key
             }
         }
         catch (IOException | RuntimeException e) {

@@ -20,6 +20,8 @@ public final class TlsContextFactories {
         factory.setSslContext(PemSslContexts.create(ssl));
         factory.setIncludeProtocols(ssl.protocols().toArray(new String[0]));
         factory.setIncludeCipherSuites(ssl.cipherSuites().toArray(new String[0]));
+        // The configured list is the policy: Jetty's default excludes would silently drop configured suites.
+        factory.setExcludeCipherSuites();
         factory.setCipherComparator(HTTP2Cipher.COMPARATOR);
         factory.setUseCipherSuitesOrder(true);
         switch (ssl.clientAuthentication()) {
