@@ -1,7 +1,6 @@
 package io.sluice.container;
 
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.handler.SizeLimitHandler;
 
 import java.util.List;
 import java.util.Objects;
@@ -30,16 +29,10 @@ public record HandlerRegistration(String id, String className, String bundle, Li
 
     /**
      * The same registration with request bodies limited to {@code maxBytes} as the handler reads them. The router runs
-     * inside the server's gzip handler, so the limit applies to inflated bytes. A read past the limit (or a larger
-     * {@code Content-Length}) fails with Jetty's {@code HttpException} for 413; a handler that fails its callback with
-     * that failure answers 413 {@code {"message": ...}}.
+     * inside the server's gzip handler, so the limit applies to inflated bytes; see {@link RequestSizeLimitHandler}.
      */
     public HandlerRegistration withRequestSizeLimit(long maxBytes) {
-        if (maxBytes <= 0)
-            throw new IllegalArgumentException("maxBytes must be positive, but was " + maxBytes);
-        var limit = new SizeLimitHandler(maxBytes, -1);
-        limit.setHandler(handler);
-        return new HandlerRegistration(id, className, bundle, bindings, limit);
+        return new HandlerRegistration(id, className, bundle, bindings, new RequestSizeLimitHandler(maxBytes, handler));
     }
 
     /**

@@ -13,6 +13,12 @@ import org.eclipse.jetty.util.Callback;
  */
 public class JsonErrorHandler extends ErrorHandler {
 
+    /** Every method gets a body: document API clients PUT, DELETE and PATCH, and want the message too. */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {

@@ -28,6 +28,11 @@ public final class LocalServer implements AutoCloseable {
         return HttpTester.parseResponse(raw);
     }
 
+    /** Sends raw HTTP/1.1 bytes and returns the parsed response. */
+    public HttpTester.Response raw(String request) throws Exception {
+        return HttpTester.parseResponse(connector.getResponse(request));
+    }
+
     public HttpTester.Response get(String path) throws Exception {
         return request("GET", path);
     }
