@@ -3,6 +3,7 @@ package io.sluice.http;
 import io.sluice.config.ConnectorConfig;
 import io.sluice.config.ServerConfig;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
@@ -72,6 +73,8 @@ public final class Connectors {
         http.setRequestHeaderSize(settings.requestHeaderSize());
         http.setResponseHeaderSize(settings.responseHeaderSize());
         http.setOutputBufferSize(settings.outputBufferSize());
+        // As Vespa: document ids in /document/v1 paths may contain encoded '/' (%2F), which Jetty's default rejects.
+        http.setUriCompliance(UriCompliance.LEGACY);
         if (secure)
             http.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
         return http;

@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Answers with the request body, and tells in headers what it saw: {@code X-Protocol} (the negotiated protocol),
- * {@code X-Secure}, and {@code X-Content-Encoding} (the request's, after the server's inflation). A body that fails
+ * {@code X-Raw-Path} (as sent), {@code X-Secure}, and {@code X-Content-Encoding} (the request's, after the server's inflation). A body that fails
  * to read (e.g. over a size limit) fails the callback with that failure.
  */
 public class EchoHandler extends Handler.Abstract.NonBlocking {
@@ -24,6 +24,7 @@ public class EchoHandler extends Handler.Abstract.NonBlocking {
     public boolean handle(Request request, Response response, Callback callback) {
         Content.Source.asByteArrayAsync(request, 16 << 20, Promise.Invocable.from(Invocable.InvocationType.NON_BLOCKING, body -> {
             response.getHeaders().put("X-Protocol", request.getConnectionMetaData().getProtocol());
+            response.getHeaders().put("X-Raw-Path", request.getHttpURI().getPath());
             response.getHeaders().put("X-Secure", String.valueOf(request.isSecure()));
             String encoding = request.getHeaders().get(HttpHeader.CONTENT_ENCODING);
             response.getHeaders().put("X-Content-Encoding", encoding == null ? "none" : encoding);

@@ -71,6 +71,14 @@ class ProtocolTest {
 
     @ParameterizedTest
     @EnumSource(Transport.class)
+    void encodedSlashInPath_reachesHandlerUndecoded(Transport transport) throws Exception {
+        ContentResponse response = start().request(transport, "/echo/docid/a%2Fb").send();
+        assertEquals(HttpStatus.OK_200, response.getStatus());
+        assertEquals("/echo/docid/a%2Fb", response.getHeaders().get("X-Raw-Path"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
     void unknownPath_returns404Json(Transport transport) throws Exception {
         ContentResponse response = start().request(transport, "/nothing/here").send();
         assertEquals(HttpStatus.NOT_FOUND_404, response.getStatus());
