@@ -53,13 +53,13 @@ public class CeilingServer {
         pool.setName("ceiling");
         var server = new Server(pool);
         Duration stopTimeout = Duration.ofSeconds(5);
-        server.addConnector(Connectors.create(server, ServerConfig.cleartext("plain", Integer.parseInt(args[0])), null,
+        server.addConnector(Connectors.create(server, ServerConfig.cleartext("plain", Integer.parseInt(args[0])), Optional.empty(),
                                               Optional.empty(), stopTimeout));
         if (args.length == 4) {
             var ssl = new SslConfig(Path.of(args[2]), Path.of(args[3]), Optional.empty(), SslConfig.ClientAuthentication.DISABLED,
                                     List.of(), List.of());
             var config = new ServerConfig("tls", Integer.parseInt(args[1]), Optional.of(ssl), ConnectorConfig.defaults());
-            server.addConnector(Connectors.create(server, config, null, Optional.of(TlsContextFactories.create(ssl)), stopTimeout));
+            server.addConnector(Connectors.create(server, config, Optional.empty(), Optional.of(TlsContextFactories.create(ssl)), stopTimeout));
         }
         server.setHandler(new Fixed());
         server.setStopAtShutdown(true);

@@ -42,6 +42,16 @@ class JsonErrorHandlerTest {
     }
 
     @Test
+    void malformedRequest_isRejectedWithJson() throws Exception {
+        try (var server = LocalServer.start(new Failing(new IllegalStateException("never reached")))) {
+            var response = server.raw("GET /x HTTP/1.1\r\nHost: localhost\r\nNot a header\r\n\r\n");
+            assertEquals(HttpStatus.BAD_REQUEST_400, response.getStatus());
+            assertEquals(JsonResponses.CONTENT_TYPE, response.get("Content-Type"));
+            assertEquals(true, JsonTree.object(response.getContent()).containsKey("message"), response.getContent());
+        }
+    }
+
+    @Test
     void statusException_nonErrorStatus_isRejected() {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new HttpStatusException(200, "ok"));
     }

@@ -33,10 +33,10 @@ public final class Connectors {
     /**
      * A connector for {@code config} on {@code server}, not yet added to it.
      *
-     * @param host the interface to bind, or null for all
+     * @param host the interface to bind; empty for all
      * @param tls  the TLS factory; required when {@code config} has {@code <ssl>}, ignored otherwise
      */
-    public static ServerConnector create(Server server, ServerConfig config, String host,
+    public static ServerConnector create(Server server, ServerConfig config, Optional<String> host,
                                          Optional<SslContextFactory.Server> tls, Duration stopTimeout) {
         ConnectorConfig settings = config.connector();
         HttpConfiguration http = httpConfiguration(settings, config.ssl().isPresent());
@@ -55,7 +55,7 @@ public final class Connectors {
             connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http), settings));
         }
         connector.setName(config.id());
-        connector.setHost(host);
+        connector.setHost(host.orElse(null));
         connector.setPort(config.port());
         connector.setIdleTimeout(settings.idleTimeout().toMillis());
         connector.setShutdownIdleTimeout(Math.max(1, min(SHUTDOWN_IDLE_TIMEOUT, settings.idleTimeout(), stopTimeout).toMillis()));

@@ -78,7 +78,7 @@ public final class SluiceServer {
 
         for (ServerConfig config : cluster.servers()) {
             Optional<SslContextFactory.Server> tls = config.ssl().map(TlsContextFactories::create);
-            ServerConnector connector = Connectors.create(server, config, builder.host, tls, cluster.stopTimeout());
+            ServerConnector connector = Connectors.create(server, config, Optional.ofNullable(builder.host), tls, cluster.stopTimeout());
             server.addConnector(connector);
             connectors.put(config.id(), connector);
             tls.ifPresent(factory -> {

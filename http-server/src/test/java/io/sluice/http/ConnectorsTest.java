@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 class ConnectorsTest {
 
     private final ServerConnector connector =
-            Connectors.create(new Server(), ServerConfig.cleartext("plain", 0), null, Optional.empty(), Duration.ofSeconds(300));
+            Connectors.create(new Server(), ServerConfig.cleartext("plain", 0), Optional.empty(), Optional.empty(), Duration.ofSeconds(300));
 
     @Test
     void cleartext_servesHttp11ThenH2c() {
@@ -59,7 +59,7 @@ class ConnectorsTest {
     void overrides_fromServicesXmlReachJetty() {
         var settings = new ConnectorConfig(Duration.ofSeconds(90), Duration.ofSeconds(30), 100, 1 << 22, 1 << 18, 1000,
                                            16 * 1024, 16 * 1024, 32 * 1024);
-        var custom = Connectors.create(new Server(), new ServerConfig("c", 0, Optional.empty(), settings), null, Optional.empty(),
+        var custom = Connectors.create(new Server(), new ServerConfig("c", 0, Optional.empty(), settings), Optional.empty(), Optional.empty(),
                                        Duration.ofSeconds(300));
         assertEquals(90_000, custom.getIdleTimeout());
         assertEquals(100, custom.getConnectionFactory(HTTP2CServerConnectionFactory.class).getMaxConcurrentStreams());
