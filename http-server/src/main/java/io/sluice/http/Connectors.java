@@ -25,6 +25,9 @@ import java.util.Optional;
  */
 public final class Connectors {
 
+    static final String ALPN_H2 = "h2";
+    static final String ALPN_HTTP11 = "http/1.1";
+
     /** How long idle connections get to close during a graceful stop, at most. */
     static final Duration SHUTDOWN_IDLE_TIMEOUT = Duration.ofSeconds(1);
 
@@ -46,8 +49,9 @@ public final class Connectors {
             SslContextFactory.Server sslContextFactory =
                     tls.orElseThrow(() -> new IllegalArgumentException("Server '" + config.id() + "' has <ssl> but no TLS factory was given"));
             var h2 = configure(new HTTP2ServerConnectionFactory(http), settings);
-            var alpn = new ALPNServerConnectionFactory(h2.getProtocol(), http1.getProtocol());
-            alpn.setDefaultProtocol(http1.getProtocol());
+            // ALPN ids are matched byte for byte: "http/1.1", not HttpConnectionFactory's protocol name "HTTP/1.1".
+            var alpn = new ALPNServerConnectionFactory(ALPN_H2, ALPN_HTTP11);
+            alpn.setDefaultProtocol(ALPN_HTTP11);
             var ssl = new SslConnectionFactory(sslContextFactory, alpn.getProtocol());
             connector = new ServerConnector(server, ssl, alpn, h2, http1);
         }

@@ -110,6 +110,7 @@ public final class ServerFixture implements AutoCloseable {
         HttpClient client;
         switch (transport) {
             case H1: case H1_TLS:
+                // Over TLS this client offers no ALPN; TlsPolicyTest covers ALPN offering only http/1.1.
                 client = new HttpClient(new HttpClientTransportOverHTTP(connector));
                 break;
             case H2C_PRIOR_KNOWLEDGE: case H2_TLS:

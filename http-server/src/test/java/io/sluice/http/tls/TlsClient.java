@@ -1,6 +1,7 @@
 package io.sluice.http.tls;
 
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import java.io.BufferedReader;
 import java.io.EOFException;
@@ -15,11 +16,12 @@ import java.util.List;
 final class TlsClient {
 
     /** What one exchange saw: the status line and the server's leaf certificate. */
-    record Exchange(String statusLine, X509Certificate serverCertificate, String protocol) { }
+    record Exchange(String statusLine, X509Certificate serverCertificate, String protocol, String applicationProtocol) { }
 
     private final SSLContext context;
     private List<String> protocols = List.of();
     private List<String> cipherSuites = List.of();
+    private List<String> applicationProtocols = List.of();
 
     TlsClient(SSLContext context) {
         this.context = context;
@@ -27,6 +29,12 @@ final class TlsClient {
 
     TlsClient protocols(String... protocols) {
         this.protocols = List.of(protocols);
+        return this;
+    }
+
+    /** ALPN protocols to offer; none by default. */
+    TlsClient alpn(String... protocols) {
+        this.applicationProtocols = List.of(protocols);
         return this;
     }
 
@@ -48,6 +56,11 @@ final class TlsClient {
                 socket.setEnabledProtocols(protocols.toArray(new String[0]));
             if ( ! cipherSuites.isEmpty())
                 socket.setEnabledCipherSuites(cipherSuites.toArray(new String[0]));
+            if ( ! applicationProtocols.isEmpty()) {
+                SSLParameters parameters = socket.getSSLParameters();
+                parameters.setApplicationProtocols(applicationProtocols.toArray(new String[0]));
+                socket.setSSLParameters(parameters);
+            }
             socket.startHandshake();
             OutputStream out = socket.getOutputStream();
             out.write("GET /status.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -56,7 +69,7 @@ final class TlsClient {
             if (status == null)
                 throw new EOFException("The server closed the connection without answering");
             return new Exchange(status, (X509Certificate) socket.getSession().getPeerCertificates()[0],
-                                socket.getSession().getProtocol());
+                                socket.getSession().getProtocol(), socket.getApplicationProtocol());
         }
     }
 

@@ -72,6 +72,22 @@ class TlsPolicyTest {
     }
 
     @Test
+    void alpnOfferingOnlyHttp11_negotiatesHttp11() throws IOException {
+        int port = start(ClientAuthentication.DISABLED);
+        var exchange = new TlsClient(pki.anonymousClientContext()).alpn("http/1.1").exchange(port);
+        assertEquals(OK, exchange.statusLine());
+        assertEquals("http/1.1", exchange.applicationProtocol());
+    }
+
+    @Test
+    void noAlpn_fallsBackToHttp11() throws IOException {
+        int port = start(ClientAuthentication.DISABLED);
+        var exchange = new TlsClient(pki.anonymousClientContext()).exchange(port);
+        assertEquals(OK, exchange.statusLine());
+        assertEquals("", exchange.applicationProtocol());
+    }
+
+    @Test
     void tls11_isRefused() {
         int port = start(withTls11CapableSuite());
         var client = new TlsClient(pki.anonymousClientContext()).protocols("TLSv1.1").cipherSuites(CBC_SHA1);
