@@ -4,7 +4,7 @@
 #
 # Usage: bench/h2load-status.sh            (from anywhere; builds the server jar if needed)
 # Environment:
-#   DURATION=10 WARMUP=2 ROUNDS=3          seconds measured and warmed up per run, rounds per case
+#   DURATION=10 WARMUP=5 ROUNDS=3          seconds measured and warmed up per run, rounds per case
 #   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
 #   BENCH_JAVA_OPTS="-Xmx1g"               JVM options for both servers
 #   SLUICE_PORT=18080 SLUICE_TLS_PORT=18443 CEILING_PORT=19080 CEILING_TLS_PORT=19443
@@ -13,7 +13,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DURATION="${DURATION:-10}"
-WARMUP="${WARMUP:-2}"
+WARMUP="${WARMUP:-5}"
 ROUNDS="${ROUNDS:-3}"
 H2LOAD_THREADS="${H2LOAD_THREADS:-1}"
 BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx1g}"
@@ -80,17 +80,17 @@ pids+=($!)
 wait_for "$SLUICE_PORT"
 wait_for "$CEILING_PORT"
 
-# name | h2load options | scheme | which port (plain or tls)
+# name | h2load options | scheme | which port (plain or tls) | protocol h2load must report
 cases=(
-  "h1 1x1|--h1 -c1 -m1|http|plain"
-  "h1 128 conns|--h1 -c128 -m1|http|plain"
-  "h2c 1x256|-c1 -m256|http|plain"
-  "h2c 4x256|-c4 -m256|http|plain"
-  "h2 TLS 4x256|-c4 -m256|https|tls"
+  "h1 1x1|--h1 -c1 -m1|http|plain|http/1.1"
+  "h1 128 conns|--h1 -c128 -m1|http|plain|http/1.1"
+  "h2c 1x256|-c1 -m256|http|plain|h2c"
+  "h2c 4x256|-c4 -m256|http|plain|h2c"
+  "h2 TLS 4x256|-c4 -m256|https|tls|h2"
 )
 
-run() {  # options scheme port -> req/s
-  local options="$1" url="$2://127.0.0.1:$3/status.html" conns threads out
+run() {  # options scheme port protocol -> req/s
+  local options="$1" url="$2://127.0.0.1:$3/status.html" protocol="$4" conns threads out
   conns="$(sed -E 's/.*-c([0-9]+).*/\1/' <<<"$options")"
   threads=$(( conns < H2LOAD_THREADS ? conns : H2LOAD_THREADS ))
   # shellcheck disable=SC2086
@@ -99,16 +99,17 @@ run() {  # options scheme port -> req/s
     echo "h2load reported failures for $url ($options):" >&2
     grep -E "requests:|status codes:" <<<"$out" >&2
   fi
+  grep -q "Application protocol: $protocol\$" <<<"$out" || echo "h2load did not negotiate $protocol with $url" >&2
   sed -nE 's/^finished in [^,]+, ([0-9.]+) req\/s.*/\1/p' <<<"$out"
 }
 
 declare -A sluice ceiling
 for ((round = 1; round <= ROUNDS; round++)); do
   for case in "${cases[@]}"; do
-    IFS='|' read -r name options scheme which <<<"$case"
+    IFS='|' read -r name options scheme which protocol <<<"$case"
     if [[ "$which" == tls ]]; then sp="$SLUICE_TLS_PORT"; cp="$CEILING_TLS_PORT"; else sp="$SLUICE_PORT"; cp="$CEILING_PORT"; fi
-    s="$(run "$options" "$scheme" "$sp")"
-    c="$(run "$options" "$scheme" "$cp")"
+    s="$(run "$options" "$scheme" "$sp" "$protocol")"
+    c="$(run "$options" "$scheme" "$cp" "$protocol")"
     sluice[$name]="${sluice[$name]:-} $s"
     ceiling[$name]="${ceiling[$name]:-} $c"
     echo "round $round: $name sluice=$s ceiling=$c" >&2
