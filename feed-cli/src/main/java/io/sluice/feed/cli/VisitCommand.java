@@ -126,7 +126,7 @@ final class VisitCommand {
 
         String key = String.join("|", mode, params.cluster(), params.namespace().orElse(""), params.documentType().orElse(""),
                                  params.selection().orElse(""), params.fieldSet().orElse(""), params.bucketSpace().orElse(""),
-                                 params.fromTimestamp().toString(), params.toTimestamp().toString()).replace('\n', ' ');
+                                 text(params.fromTimestamp()), text(params.toTimestamp())).replace('\n', ' ');
         Checkpoint checkpoint;
         try {
             checkpoint = checkpointFile.isPresent() ? Checkpoint.load(checkpointFile.get(), key, params.slices()) : null;
@@ -279,6 +279,10 @@ final class VisitCommand {
             else err.println(line);
             err.flush();
         }
+    }
+
+    private static String text(OptionalLong value) {
+        return value.isPresent() ? Long.toString(value.getAsLong()) : "";
     }
 
     /** Epoch seconds or RFC 3339, as microseconds. */
