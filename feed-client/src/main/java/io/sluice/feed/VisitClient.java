@@ -65,7 +65,8 @@ public final class VisitClient implements AutoCloseable {
         checkSlice(params, sliceId);
         Optional<String> token = continuation;
         int failures = 0;
-        while (true) {
+        for (boolean first = true; ; first = false) {
+            if ( ! first) sink.rewind();
             Exchange exchange = new Exchange(sink);
             Request request = newRequest(sliceId, "GET", params.pathAndQuery(sliceId, token, true), params);
             request.headers(fields -> fields.put(HttpHeader.ACCEPT, "application/jsonl, application/json;q=0.9"));

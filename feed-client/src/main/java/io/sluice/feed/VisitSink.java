@@ -15,6 +15,12 @@ public interface VisitSink {
      */
     void continuation(Optional<String> token, double percentFinished) throws IOException;
 
+    /**
+     * The slice goes on from the last token delivered (or the start), after a response that broke off or failed:
+     * documents delivered since that token will come again; a sink that can, drops them now.
+     */
+    default void rewind() throws IOException { }
+
     /** For update-where and delete-where: the server processed this many more documents. */
     default void processed(long documents) { }
 

@@ -222,7 +222,8 @@ final class VisitCommand {
         }
         RandomAccessFile file = null;
         OutputStream output = shared;
-        long[] written = { state.outputBytes() };
+        long[] written = { state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0 };
+        long[] atToken = { written[0] };
         if (outputDir.isPresent()) {
             file = new RandomAccessFile(outputDir.get().resolve(String.format(Locale.ROOT, "slice-%04d.jsonl", id)).toFile(), "rw");
             long keep = state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0;
@@ -231,6 +232,7 @@ final class VisitCommand {
             output = new BufferedOutputStream(Channels.newOutputStream(file.getChannel()), 1 << 16);
         }
         final OutputStream sliceOutput = output;
+        final java.nio.channels.FileChannel channel = file == null ? null : file.getChannel();
         final boolean own = file != null;
         try {
             client.visit(params, id, state.token(), new VisitSink() {
@@ -249,9 +251,17 @@ final class VisitCommand {
                 @Override public void continuation(Optional<String> token, double percent) throws IOException {
                     if (own) sliceOutput.flush();
                     else synchronized (sliceOutput) { sliceOutput.flush(); }
+                    atToken[0] = written[0];
                     if (checkpoint != null) checkpoint.update(id, token, own ? written[0] : 0);
                     if (token.isEmpty()) permille.set(id, 1000);
                     else if ( ! Double.isNaN(percent)) permille.set(id, (long) (percent * 10));
+                }
+                @Override public void rewind() throws IOException {
+                    if ( ! own || written[0] == atToken[0]) return; // standard output cannot take back what it wrote
+                    sliceOutput.flush();
+                    channel.truncate(atToken[0]);
+                    channel.position(atToken[0]);
+                    written[0] = atToken[0];
                 }
             });
         }

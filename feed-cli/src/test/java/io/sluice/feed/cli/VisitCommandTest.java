@@ -77,6 +77,20 @@ class VisitCommandTest {
     }
 
     @Test
+    void brokenOffResponse_isResumedFromLastToken_andItsTailWrittenOnce() throws IOException {
+        try (StubServer server = new StubServer(r -> r.query().contains("continuation=T0")
+                ? jsonl("{\"put\":\"id:ns:music::a1\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}")
+                : jsonl("{\"put\":\"id:ns:music::a0\",\"fields\":{}}", "{\"continuation\":{\"token\":\"T0\",\"percentFinished\":50.0}}",
+                        "{\"put\":\"id:ns:music::a1\",\"fields\":{}}"))) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "1", "--output-dir", tmp.toString(), "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        assertEquals("{\"id\":\"id:ns:music::a0\",\"fields\":{}}\n{\"id\":\"id:ns:music::a1\",\"fields\":{}}\n",
+                     read(tmp.resolve("slice-0000.jsonl")));
+    }
+
+    @Test
     void jsonResponse_isUnderstoodToo() {
         try (StubServer server = new StubServer(r -> StubServer.Reply.json(200,
                 "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}"))) {
