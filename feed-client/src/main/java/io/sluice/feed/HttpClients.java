@@ -67,6 +67,7 @@ final class HttpClients implements AutoCloseable {
         HTTP2Client http2 = new HTTP2Client(connector);
         http2.setInitialSessionRecvWindow(Integer.MAX_VALUE);
         http2.setInitialStreamRecvWindow(Integer.MAX_VALUE);
+        http2.setMaxEncoderTableCapacity(0); // every path is new: indexing them only churns the HPACK table
         HttpClientTransportOverHTTP2 transport = new HttpClientTransportOverHTTP2(http2);
         transport.setConnectionPoolFactory(destination -> new MultiplexConnectionPool(destination, 1, maxStreams));
         HttpClient client = new HttpClient(transport);
