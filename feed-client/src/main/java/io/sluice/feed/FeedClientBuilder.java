@@ -37,6 +37,7 @@ public final class FeedClientBuilder {
     boolean blockWhenFull = true;
     int initialInflightFactor = 1;
     Throttler throttler;
+    boolean handshake = true;
 
     private FeedClientBuilder(List<URI> endpoints) {
         if (endpoints.isEmpty()) throw new IllegalArgumentException("At least one endpoint is needed");
@@ -158,6 +159,15 @@ public final class FeedClientBuilder {
         return this;
     }
 
+    /**
+     * Whether {@link #build()} first checks that the server can be reached, as the official client does, with
+     * {@code POST /document/v1/feeder/handshake/docid/dummy?dryRun=true}; on by default. Any HTTP response passes.
+     */
+    public FeedClientBuilder setHandshake(boolean handshake) {
+        this.handshake = handshake;
+        return this;
+    }
+
     /** Starts the throttler at {@code factor} times its minimum. */
     public FeedClientBuilder setInitialInflightFactor(int factor) {
         this.initialInflightFactor = positive("Initial in-flight factor", factor);
@@ -172,14 +182,15 @@ public final class FeedClientBuilder {
     }
 
     /**
-     * Builds the client. Connections are opened on first use.
+     * Builds the client, and unless turned off or in dry-run mode, sends the handshake request.
      *
-     * @throws FeedException if the TLS files cannot be read
+     * @throws FeedException if the TLS files cannot be read, or the handshake gets no HTTP response within 30 s
      */
     public FeedClient build() {
         StatsCollector stats = new StatsCollector();
-        SystemScheduler scheduler = new SystemScheduler();
         Cluster cluster = dryrun ? new DryrunCluster() : new JettyCluster(this);
+        if (handshake && ! dryrun) handshake(cluster);
+        SystemScheduler scheduler = new SystemScheduler();
         Throttler throttler = this.throttler != null
                 ? this.throttler
                 : new DynamicThrottler(minInflight(), maxInflight(), (long) minInflight() * initialInflightFactor);
@@ -192,6 +203,30 @@ public final class FeedClientBuilder {
             cluster.close();
             scheduler.close();
         });
+    }
+
+    private static void handshake(Cluster cluster) {
+        long start = System.nanoTime();
+        java.util.concurrent.CompletableFuture<HttpResponse> response = new java.util.concurrent.CompletableFuture<>();
+        cluster.dispatch(new HttpRequest("POST", "/document/v1/feeder/handshake/docid/dummy?dryRun=true", HttpRequest.NO_BODY,
+                                         false, 0, start + Duration.ofSeconds(30).toNanos()),
+                         new Cluster.Callback() {
+                             @Override public void completed(HttpResponse r) { response.complete(r); }
+                             @Override public void failed(Throwable cause) { response.completeExceptionally(cause); }
+                         });
+        try {
+            response.get(35, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            cluster.close();
+            Throwable cause = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
+            throw new FeedException(null, "Failed handshake with server after " + Duration.ofNanos(System.nanoTime() - start) + ": " + cause, cause);
+        }
+        catch (InterruptedException e) {
+            cluster.close();
+            Thread.currentThread().interrupt();
+            throw new FeedException("Interrupted during the handshake with the server");
+        }
     }
 
     /** Builds a client for visiting, update-where and delete-where, with this builder's connection settings. */

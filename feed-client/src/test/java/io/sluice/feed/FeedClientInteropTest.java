@@ -40,12 +40,31 @@ class FeedClientInteropTest {
             assertEquals(Result.Type.SUCCESS, result.type());
             assertEquals("ok", result.resultMessage().get());
         }
-        StubServer.Received request = received.get(0);
+        StubServer.Received request = received.get(received.size() - 1);
         assertEquals("HTTP/2.0", request.protocol());
         assertEquals("POST", request.method());
         assertEquals("/document/v1/ns/music/docid/a%20b", request.path());
         assertTrue(request.query().matches("create=true&condition=music.x%3D%3D0&timeout=\\d+ms"), request.query());
         assertEquals("{\"fields\":{\"x\":1}}", request.body());
+    }
+
+    @Test
+    void build_sendsHandshakeFirst() {
+        List<StubServer.Received> received = new ArrayList<>();
+        try (StubServer server = new StubServer(r -> { received.add(r); return StubServer.Reply.json(200, "{}"); })) {
+            client(server).close();
+            assertEquals(1, received.size());
+            assertEquals("POST /document/v1/feeder/handshake/docid/dummy", received.get(0).method() + " " + received.get(0).path());
+            assertTrue(received.get(0).query().matches("dryRun=true&timeout=\\d+ms"), received.get(0).query());
+        }
+    }
+
+    @Test
+    void build_withoutServer_failsHandshake() {
+        StubServer server = new StubServer(r -> StubServer.Reply.json(200, "{}"));
+        server.close();
+        FeedException e = assertThrows(FeedException.class, () -> client(server));
+        assertTrue(e.getMessage().startsWith("Failed handshake with server after "), e.getMessage());
     }
 
     @Test
@@ -56,8 +75,8 @@ class FeedClientInteropTest {
              FeedClient client = client(server)) {
             client.put(DocumentId.of("id:ns:music::a"), json, OperationParameters.empty()).get();
         }
-        assertEquals("gzip", received.get(0).contentEncoding());
-        assertEquals(json, received.get(0).body());
+        assertEquals("gzip", received.get(1).contentEncoding());
+        assertEquals(json, received.get(1).body());
     }
 
     @Test
@@ -111,6 +130,7 @@ class FeedClientInteropTest {
         AtomicInteger drops = new AtomicInteger();
         StubServer.Reply ok = StubServer.Reply.json(200, "{}");
         try (StubServer server = new StubServer(r -> {
+                 if (r.path().contains("/handshake/")) return ok;
                  double dice;
                  synchronized (random) { dice = random.nextDouble(); }
                  if (dice < 0.2) return StubServer.Reply.json(429, "{\"message\":\"busy\"}");

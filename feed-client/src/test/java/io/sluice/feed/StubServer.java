@@ -37,6 +37,7 @@ final class StubServer implements AutoCloseable {
 
     private final Server server = new Server();
     private final ServerConnector connector;
+    private final int port;
 
     StubServer(Function<Received, Reply> responder) {
         HttpConfiguration config = new HttpConfiguration();
@@ -73,6 +74,7 @@ final class StubServer implements AutoCloseable {
         catch (Exception e) {
             throw new IllegalStateException(e);
         }
+        port = connector.getLocalPort();
     }
 
     private static byte[] gunzip(byte[] bytes) {
@@ -84,7 +86,8 @@ final class StubServer implements AutoCloseable {
         }
     }
 
-    URI uri() { return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/"); }
+    /** The server's address; stays the same after {@link #close()}, when nothing listens there any more. */
+    URI uri() { return URI.create("http://127.0.0.1:" + port + "/"); }
 
     @Override public void close() {
         try {

@@ -31,7 +31,6 @@ import java.security.KeyStore;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -138,8 +137,8 @@ class TlsInteropTest {
     }
 
     @Test
-    void hostnameMismatch_fails() {
-        assertThrows(ExecutionException.class,
+    void hostnameMismatch_failsHandshake() {
+        assertThrows(FeedException.class,
                      () -> put(FeedClientBuilder.create(uri("127.0.0.1")).setCaCertificatesFile(caPem).setCertificate(certPem, keyPem)));
     }
 
@@ -151,8 +150,8 @@ class TlsInteropTest {
     }
 
     @Test
-    void missingClientCertificate_fails() {
-        assertThrows(ExecutionException.class, () -> put(FeedClientBuilder.create(uri("localhost")).setCaCertificatesFile(caPem)));
+    void missingClientCertificate_failsHandshake() {
+        assertThrows(FeedException.class, () -> put(FeedClientBuilder.create(uri("localhost")).setCaCertificatesFile(caPem)));
     }
 
 }

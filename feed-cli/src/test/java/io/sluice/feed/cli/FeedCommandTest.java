@@ -54,7 +54,7 @@ class FeedCommandTest {
     void stdin_sendsEachOperationWithItsMethodAndParameters() {
         List<String> requests = new CopyOnWriteArrayList<>();
         try (StubServer server = new StubServer(r -> {
-            requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&?timeout=\\d+ms", "") + " " + r.body());
+            if ( ! r.path().contains("/handshake/")) requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&?timeout=\\d+ms", "") + " " + r.body());
             return StubServer.Reply.json(200, "{}");
         })) {
             CliRunner result = CliRunner.run(FEED, "feed", "--endpoint", server.uri().toString(), "--stdin", "--silent");
@@ -68,6 +68,28 @@ class FeedCommandTest {
         String remove = "DELETE /document/v1/ns/music/docid/b?condition=music.title%3D%3D%27z%27 ";
         assertEquals(Set.of(put, update, remove), Set.copyOf(requests));
         assertTrue(requests.indexOf(put) < requests.indexOf(update), "same id in feed order: " + requests);
+    }
+
+    @Test
+    void unreachableEndpoint_failsHandshake_exitOne() {
+        StubServer server = new StubServer(r -> StubServer.Reply.json(200, "{}"));
+        server.close();
+        CliRunner result = CliRunner.run(FEED, "feed", "--endpoint", server.uri().toString(), "--stdin");
+        assertEquals(1, result.exitCode());
+        assertTrue(result.err().startsWith("Error: Failed handshake with server after "), result.err());
+    }
+
+    @Test
+    void speedTest_generatesDocumentsSentWithDryRun() {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> { queries.add(r.path() + "?" + r.query()); return StubServer.Reply.json(200, "{}"); })) {
+            CliRunner result = CliRunner.run("", "feed", "--endpoint", server.uri().toString(), "--speed-test",
+                                             "--speed-test-duration", "1", "--test-payload-size", "100", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+            assertTrue(stat(result.err(), "feeder.ok.count") > 0, result.err());
+        }
+        String generated = queries.get(1);
+        assertTrue(generated.matches("/document/v1/test/test/docid/[a-z0-9]{8}\\?dryRun=true&timeout=\\d+ms"), generated);
     }
 
     @Test
