@@ -188,7 +188,7 @@ public final class FeedClientBuilder {
      */
     public FeedClient build() {
         StatsCollector stats = new StatsCollector();
-        Cluster cluster = dryrun ? new DryrunCluster() : new JettyCluster(this);
+        Cluster cluster = dryrun ? new DryrunCluster() : new Http2Cluster(this);
         if (handshake && ! dryrun) handshake(cluster);
         SystemScheduler scheduler = new SystemScheduler();
         Throttler throttler = this.throttler != null

@@ -37,6 +37,7 @@ final class HttpClients implements AutoCloseable {
     private final QueuedThreadPool threads;
     private final ScheduledExecutorScheduler scheduler;
     private final List<HttpClient> clients = new ArrayList<>();
+    private final List<HTTP2Client> http2Clients = new ArrayList<>();
 
     HttpClients(FeedClientBuilder settings, int clientCount) {
         this.settings = settings;
@@ -55,19 +56,39 @@ final class HttpClients implements AutoCloseable {
         }
     }
 
-    /** A started client holding at most one connection with at most {@code maxStreams} concurrent streams. */
-    synchronized HttpClient newClient(boolean tls, int maxStreams) {
+    /**
+     * An HTTP/2 client, not started, for sessions opened with {@code connect}: huge receive windows (TCP does the
+     * flow control), no HPACK dynamic table for requests (every path is new: indexing them only churns the table).
+     */
+    HTTP2Client newHttp2Client(boolean tls, int selectors) {
         ClientConnector connector = new ClientConnector();
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
-        connector.setSelectors(1);
+        connector.setSelectors(selectors);
         connector.setIdleTimeout(Duration.ofMinutes(15));
         connector.setConnectTimeout(Duration.ofSeconds(30));
         if (tls) connector.setSslContextFactory(sslContextFactory());
         HTTP2Client http2 = new HTTP2Client(connector);
         http2.setInitialSessionRecvWindow(Integer.MAX_VALUE);
         http2.setInitialStreamRecvWindow(Integer.MAX_VALUE);
-        http2.setMaxEncoderTableCapacity(0); // every path is new: indexing them only churns the HPACK table
+        http2.setMaxEncoderTableCapacity(0);
+        return http2;
+    }
+
+    /** Started {@code HTTP2Client}s to close with this. */
+    synchronized void manage(HTTP2Client http2) {
+        try {
+            http2.start();
+        }
+        catch (Exception e) {
+            throw new FeedException(null, "Failed starting the HTTP/2 client", e);
+        }
+        http2Clients.add(http2);
+    }
+
+    /** A started client holding at most one connection with at most {@code maxStreams} concurrent streams. */
+    synchronized HttpClient newClient(boolean tls, int maxStreams) {
+        HTTP2Client http2 = newHttp2Client(tls, 1);
         HttpClientTransportOverHTTP2 transport = new HttpClientTransportOverHTTP2(http2);
         transport.setConnectionPoolFactory(destination -> new MultiplexConnectionPool(destination, 1, maxStreams));
         HttpClient client = new HttpClient(transport);
@@ -130,12 +151,27 @@ final class HttpClients implements AutoCloseable {
         }
     }
 
+    /** {@code scheme://host:port} of an endpoint, with the default port made explicit. */
+    static String base(java.net.URI endpoint) {
+        int port = endpoint.getPort() != -1 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
+        String host = endpoint.getHost().contains(":") && ! endpoint.getHost().startsWith("[") ? "[" + endpoint.getHost() + "]" : endpoint.getHost();
+        return endpoint.getScheme() + "://" + host + ":" + port;
+    }
+
     private static String version() {
         String version = HttpClients.class.getPackage().getImplementationVersion();
         return version == null ? "0.1.0" : version;
     }
 
     @Override public synchronized void close() {
+        for (HTTP2Client client : http2Clients) {
+            try {
+                client.stop();
+            }
+            catch (Exception e) {
+                // closing anyway
+            }
+        }
         for (HttpClient client : clients) {
             try {
                 client.stop();

@@ -49,7 +49,7 @@ public final class VisitClient implements AutoCloseable {
         this.bases = new String[endpoints.size()];
         for (int i = 0; i < endpoints.size(); i++) {
             httpClients[i] = clients.newClient("https".equals(endpoints.get(i).getScheme()), 1024);
-            bases[i] = JettyCluster.base(endpoints.get(i));
+            bases[i] = HttpClients.base(endpoints.get(i));
         }
         this.headers = Map.copyOf(settings.headers);
     }
