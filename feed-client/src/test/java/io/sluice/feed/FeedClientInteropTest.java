@@ -124,7 +124,7 @@ class FeedClientInteropTest {
      * at least once, so consecutive repeats are folded before comparing.
      */
     @Test
-    void randomThrottlingUnavailabilityAndDroppedConnections_everyOperationLandsInOrder() throws Exception {
+    void random429s503sGoAwaysAndDroppedConnections_everyOperationLandsInOrder() throws Exception {
         Random random = new Random(42);
         Map<String, List<Integer>> applied = new ConcurrentHashMap<>();
         AtomicInteger drops = new AtomicInteger();
@@ -135,7 +135,7 @@ class FeedClientInteropTest {
                  synchronized (random) { dice = random.nextDouble(); }
                  if (dice < 0.2) return StubServer.Reply.json(429, "{\"message\":\"busy\"}");
                  if (dice < 0.3) return StubServer.Reply.json(503, "{\"message\":\"unavailable\"}");
-                 if (dice < 0.31 && drops.incrementAndGet() < 5) return StubServer.Reply.CLOSE;
+                 if (dice < 0.31 && drops.incrementAndGet() < 9) return drops.get() % 2 == 0 ? StubServer.Reply.CLOSE : StubServer.Reply.GOAWAY;
                  int sequence = Integer.parseInt(r.body().replaceAll("\\D", ""));
                  List<Integer> sequences = applied.computeIfAbsent(r.path(), __ -> new ArrayList<>());
                  synchronized (sequences) {
