@@ -1,6 +1,8 @@
 package io.sluice.feed.cli;
 
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -24,7 +26,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * A /document/v1 stand-in on loopback, speaking HTTP/1.1 and h2c (prior knowledge). Each request, with its body
- * inflated, goes to a function that answers a status and body, or {@link Reply#CLOSE} to drop the connection.
+ * inflated, goes to a function that answers a status and body, {@link Reply#CLOSE} to drop the connection, or
+ * {@link Reply#GOAWAY} to send an HTTP/2 GOAWAY and close the session.
  */
 final class StubServer implements AutoCloseable {
 
@@ -32,6 +35,7 @@ final class StubServer implements AutoCloseable {
 
     record Reply(int status, String body, String contentType) {
         static final Reply CLOSE = new Reply(-1, "", "");
+        static final Reply GOAWAY = new Reply(-2, "", "");
         static Reply json(int status, String body) { return new Reply(status, body, "application/json"); }
     }
 
@@ -54,6 +58,15 @@ final class StubServer implements AutoCloseable {
                         Reply reply = responder.apply(new Received(request.getMethod(), request.getHttpURI().getPath(),
                                                                    request.getHttpURI().getQuery(), body,
                                                                    request.getConnectionMetaData().getProtocol(), encoding));
+                        if (reply.status() == -2 && request.getConnectionMetaData().getConnection() instanceof HTTP2Connection) {
+                            HTTP2Connection connection = (HTTP2Connection) request.getConnectionMetaData().getConnection();
+                            Runnable drop = () -> {
+                                connection.getEndPoint().close();
+                                callback.failed(new IOException("going away"));
+                            };
+                            connection.getSession().close(ErrorCode.NO_ERROR.code, "going away", Callback.from(drop, failure -> drop.run()));
+                            return;
+                        }
                         if (reply.status() < 0) {
                             request.getConnectionMetaData().getConnection().getEndPoint().close();
                             callback.failed(new IOException("closed by the stub"));

@@ -90,6 +90,34 @@ class VisitCommandTest {
                      read(tmp.resolve("slice-0000.jsonl")));
     }
 
+    /** Slice s has pages 0..2 of one document each; every other answer is a 429, 503, GOAWAY or dropped connection. */
+    @Test
+    void random429s503sGoAwaysAndDrops_everyDocumentWrittenOnce() throws IOException {
+        java.util.Random random = new java.util.Random(7);
+        AtomicInteger drops = new AtomicInteger();
+        try (StubServer server = new StubServer(r -> {
+            double dice;
+            synchronized (random) { dice = random.nextDouble(); }
+            if (dice < 0.2) return StubServer.Reply.json(429, "{\"message\":\"busy\"}");
+            if (dice < 0.3) return StubServer.Reply.json(503, "{\"message\":\"unavailable\"}");
+            if (dice < 0.4 && drops.incrementAndGet() < 6) return drops.get() % 2 == 0 ? StubServer.Reply.CLOSE : StubServer.Reply.GOAWAY;
+            String slice = r.query().replaceAll(".*sliceId=(\\d+).*", "$1");
+            int page = r.query().contains("continuation=P") ? Integer.parseInt(r.query().replaceAll(".*continuation=P(\\d+).*", "$1")) : 0;
+            String document = "{\"put\":\"id:ns:music::s" + slice + "p" + page + "\",\"fields\":{}}";
+            return page < 2 ? jsonl(document, "{\"continuation\":{\"token\":\"P" + (page + 1) + "\",\"percentFinished\":" + (page + 1) * 33 + "}}")
+                            : jsonl(document, "{\"continuation\":{\"percentFinished\":100.0}}");
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "2", "--output-dir", tmp.toString(), "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        for (int slice = 0; slice < 2; slice++) {
+            StringBuilder expected = new StringBuilder();
+            for (int page = 0; page < 3; page++) expected.append("{\"id\":\"id:ns:music::s").append(slice).append('p').append(page).append("\",\"fields\":{}}\n");
+            assertEquals(expected.toString(), read(tmp.resolve("slice-000" + slice + ".jsonl")));
+        }
+    }
+
     @Test
     void jsonResponse_isUnderstoodToo() {
         try (StubServer server = new StubServer(r -> StubServer.Reply.json(200,
