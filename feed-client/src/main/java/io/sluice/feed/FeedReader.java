@@ -36,7 +36,7 @@ public final class FeedReader implements AutoCloseable {
     private long windowStart = 0; // stream offset of window[0]
     private int windowLength = 0;
     private long keepFrom = 0;    // stream offset of the first byte that must stay in the window
-    private long bytesRead = 0;
+    private volatile long bytesRead = 0; // read by progress reporters on other threads
     private boolean started = false;
     private boolean array = false;
     private boolean ended = false;

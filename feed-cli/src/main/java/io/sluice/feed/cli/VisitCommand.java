@@ -224,6 +224,7 @@ final class VisitCommand {
         OutputStream output = shared;
         long[] written = { state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0 };
         long[] atToken = { written[0] };
+        long[] documentsSinceToken = { 0 };
         if (outputDir.isPresent()) {
             file = new RandomAccessFile(outputDir.get().resolve(String.format(Locale.ROOT, "slice-%04d.jsonl", id)).toFile(), "rw");
             long keep = state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0;
@@ -246,12 +247,14 @@ final class VisitCommand {
                         sliceOutput.write('\n');
                     }
                     written[0] += length + 1;
+                    documentsSinceToken[0]++;
                     documents.incrementAndGet();
                 }
                 @Override public void continuation(Optional<String> token, double percent) throws IOException {
                     if (own) sliceOutput.flush();
                     else synchronized (sliceOutput) { sliceOutput.flush(); }
                     atToken[0] = written[0];
+                    documentsSinceToken[0] = 0;
                     if (checkpoint != null) checkpoint.update(id, token, own ? written[0] : 0);
                     if (token.isEmpty()) permille.set(id, 1000);
                     else if ( ! Double.isNaN(percent)) permille.set(id, (long) (percent * 10));
@@ -262,6 +265,8 @@ final class VisitCommand {
                     channel.truncate(atToken[0]);
                     channel.position(atToken[0]);
                     written[0] = atToken[0];
+                    documents.addAndGet(-documentsSinceToken[0]);
+                    documentsSinceToken[0] = 0;
                 }
             });
         }
