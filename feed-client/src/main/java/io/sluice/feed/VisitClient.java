@@ -27,7 +27,8 @@ import java.util.function.Supplier;
 
 /**
  * Visits (streamed, JSONL preferred, JSON understood), and drives update-where and delete-where, one slice per call,
- * blocking the calling thread; call it from one thread per slice to run slices in parallel over multiplexed HTTP/2.
+ * blocking the calling thread; call it from one thread per slice to run slices in parallel over multiplexed HTTP/2,
+ * spread over the builder's connections (slice i on connection i mod connections).
  * 429, 503, transport failures and truncated streams are retried from the last continuation token with jittered
  * exponential backoff (at most 10 failures in a row, except 429).
  */
@@ -44,12 +45,14 @@ public final class VisitClient implements AutoCloseable {
 
     VisitClient(FeedClientBuilder settings) {
         List<URI> endpoints = settings.endpoints;
-        this.clients = new HttpClients(settings, endpoints.size());
-        this.httpClients = new HttpClient[endpoints.size()];
-        this.bases = new String[endpoints.size()];
-        for (int i = 0; i < endpoints.size(); i++) {
-            httpClients[i] = clients.newClient("https".equals(endpoints.get(i).getScheme()), 1024);
-            bases[i] = HttpClients.base(endpoints.get(i));
+        int count = endpoints.size() * settings.connectionsPerEndpoint;
+        this.clients = new HttpClients(settings, count);
+        this.httpClients = new HttpClient[count];
+        this.bases = new String[count];
+        for (int i = 0; i < count; i++) { // slice i uses connection i mod count; connections open on first use
+            URI endpoint = endpoints.get(i % endpoints.size());
+            httpClients[i] = clients.newClient("https".equals(endpoint.getScheme()), 1024);
+            bases[i] = HttpClients.base(endpoint);
         }
         this.headers = Map.copyOf(settings.headers);
     }

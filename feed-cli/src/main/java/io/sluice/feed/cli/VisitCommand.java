@@ -42,7 +42,7 @@ final class VisitCommand {
             "delete-where", "silent", "verbose", "help"));
     private static final Set<String> OPTIONS = ConnectionOptions.union(ConnectionOptions.OPTIONS, Set.of(
             "cluster", "selection", "field-set", "bucket-space", "from", "to", "slices", "slice-id", "output-dir",
-            "checkpoint", "namespace", "document-type", "update-where", "timeout"));
+            "checkpoint", "namespace", "document-type", "update-where", "timeout", "connections"));
 
     static final String HELP =
             "Usage: sluice visit --endpoint URL --cluster CLUSTER [options]\n" +
@@ -56,6 +56,7 @@ final class VisitCommand {
             "  --namespace NS --document-type TYPE   visit /document/v1/NS/TYPE/docid/ (needed by --update-where)\n" +
             "  --slices N                            slices in total (default 8)\n" +
             "  --slice-id I                          run only slice I, for spreading slices over processes\n" +
+            "  --connections N                       HTTP/2 connections per endpoint; slices share them (default 8)\n" +
             "  --output-dir DIR                      write slice I to DIR/slice-I.jsonl instead of standard output\n" +
             "  --checkpoint FILE                     save progress to FILE; a rerun with it continues where it stopped\n" +
             "  --timeout SECONDS                     time per request before continuing with a new one (default 60)\n" +
@@ -113,7 +114,8 @@ final class VisitCommand {
             outputDir = args.value("output-dir").map(Path::of);
             if (outputDir.isPresent()) Files.createDirectories(outputDir.get());
             checkpointFile = args.value("checkpoint").map(Path::of);
-            builder = ConnectionOptions.builder(args, ConnectionOptions.endpoint(args));
+            builder = ConnectionOptions.builder(args, ConnectionOptions.endpoint(args))
+                                       .setConnectionsPerEndpoint(args.intValue("connections", 8, 1, 1024));
         }
         catch (UsageException | IllegalArgumentException e) {
             err.println("Error: " + e.getMessage());
