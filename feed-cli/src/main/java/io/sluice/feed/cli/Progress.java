@@ -65,23 +65,27 @@ final class Progress implements AutoCloseable {
         double rate = (done - lastOk) / Math.max(1e-9, (now - lastNanos) / 1e9);
         lastOk = done;
         lastNanos = now;
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "\r%,d ok  %,d errors  %,.0f ops/s  %,d in flight",
-                                                             done, errors.sum(), rate, client.stats().inflight()));
-        long read = bytesRead.getAsLong();
-        if (inputSize.isPresent() && inputSize.getAsLong() > 0 && read >= 0) {
-            double fraction = Math.min(1, read / (double) inputSize.getAsLong());
-            line.append(String.format(Locale.ROOT, "  %.1f%%", 100 * fraction));
-            double elapsed = (now - start) / 1e9;
-            if (fraction > 0.001) {
-                long eta = (long) (elapsed / fraction - elapsed);
-                line.append(String.format(Locale.ROOT, "  ETA %d:%02d:%02d", eta / 3600, eta / 60 % 60, eta % 60));
-            }
-        }
-        line.append("   ");
+        String line = "\r" + line(done, errors.sum(), rate, client.stats().inflight(), bytesRead.getAsLong(), inputSize,
+                                   (now - start) / 1e9) + "   ";
         synchronized (err) {
             err.print(line);
             err.flush();
         }
+    }
+
+    /** The terminal line: counts, rate, in flight, and percent and ETA when the input size is known. */
+    static String line(long ok, long errors, double rate, long inflight, long bytesRead, OptionalLong inputSize, double seconds) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%,d ok  %,d errors  %,.0f ops/s  %,d in flight",
+                                                             ok, errors, rate, inflight));
+        if (inputSize.isPresent() && inputSize.getAsLong() > 0 && bytesRead >= 0) {
+            double fraction = Math.min(1, bytesRead / (double) inputSize.getAsLong());
+            line.append(String.format(Locale.ROOT, "  %.1f%%", 100 * fraction));
+            if (fraction > 0.001) {
+                long eta = (long) (seconds / fraction - seconds);
+                line.append(String.format(Locale.ROOT, "  ETA %d:%02d:%02d", eta / 3600, eta / 60 % 60, eta % 60));
+            }
+        }
+        return line.toString();
     }
 
     @Override public void close() {
