@@ -1,0 +1,162 @@
+package io.sluice.document;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A document type: its name, the types it inherits, its fields (inherited ones first), the structs it declares or
+ * inherits, and the named field sets of its schema. Immutable; built with {@link #builder(String)}.
+ */
+public final class DocumentType {
+
+    private final String name;
+    private final List<DocumentType> inherited;
+    private final Map<String, Field> fields;
+    private final Map<String, StructType> structs;
+    private final Map<String, List<String>> fieldSets;
+
+    private DocumentType(Builder builder, Map<String, Field> fields, Map<String, StructType> structs) {
+        this.name = builder.name;
+        this.inherited = List.copyOf(builder.inherited);
+        this.fields = Collections.unmodifiableMap(fields);
+        this.structs = Collections.unmodifiableMap(structs);
+        this.fieldSets = Collections.unmodifiableMap(new LinkedHashMap<>(builder.fieldSets));
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The directly inherited types. */
+    public List<DocumentType> inherited() {
+        return inherited;
+    }
+
+    /** All fields, inherited ones first, each in declaration order. */
+    public Collection<Field> fields() {
+        return fields.values();
+    }
+
+    /** The field with this name, declared here or inherited. */
+    public Optional<Field> field(String fieldName) {
+        return Optional.ofNullable(fields.get(fieldName));
+    }
+
+    /** The struct with this name, declared here or inherited. */
+    public Optional<StructType> struct(String structName) {
+        return Optional.ofNullable(structs.get(structName));
+    }
+
+    public Collection<StructType> structs() {
+        return structs.values();
+    }
+
+    /** Named field sets (from the schema's {@code fieldset} blocks): name to field names. */
+    public Map<String, List<String>> fieldSets() {
+        return fieldSets;
+    }
+
+    /** Whether this type is {@code typeName} or inherits it, directly or not. */
+    public boolean isA(String typeName) {
+        if (name.equals(typeName)) return true;
+        for (DocumentType parent : inherited)
+            if (parent.isA(typeName)) return true;
+        return false;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) return true;
+        if (!(o instanceof DocumentType)) return false;
+        DocumentType other = (DocumentType) o;
+        return name.equals(other.name) && inherited.equals(other.inherited) && fields.equals(other.fields)
+               && structs.equals(other.structs) && fieldSets.equals(other.fieldSets);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "document type '" + name + "'";
+    }
+
+    /** Collects the parts of a document type; {@link #build()} throws {@link DocumentException} on conflicts. */
+    public static final class Builder {
+
+        private final String name;
+        private final List<DocumentType> inherited = new ArrayList<>();
+        private final List<Field> fields = new ArrayList<>();
+        private final List<StructType> structs = new ArrayList<>();
+        private final Map<String, List<String>> fieldSets = new LinkedHashMap<>();
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        public Builder inherit(DocumentType parent) {
+            inherited.add(Objects.requireNonNull(parent, "parent"));
+            return this;
+        }
+
+        public Builder field(String fieldName, DataType type) {
+            fields.add(new Field(fieldName, type));
+            return this;
+        }
+
+        public Builder struct(StructType struct) {
+            structs.add(Objects.requireNonNull(struct, "struct"));
+            return this;
+        }
+
+        public Builder fieldSet(String fieldSetName, List<String> fieldNames) {
+            fieldSets.put(Objects.requireNonNull(fieldSetName, "fieldSetName"), List.copyOf(fieldNames));
+            return this;
+        }
+
+        public DocumentType build() {
+            Map<String, Field> allFields = new LinkedHashMap<>();
+            Map<String, StructType> allStructs = new LinkedHashMap<>();
+            for (DocumentType parent : inherited) {
+                for (Field field : parent.fields()) addField(allFields, field, true);
+                for (StructType struct : parent.structs()) allStructs.putIfAbsent(struct.name(), struct);
+            }
+            for (Field field : fields) addField(allFields, field, false);
+            for (StructType struct : structs)
+                if (allStructs.put(struct.name(), struct) != null && !inheritsStruct(struct))
+                    throw new InvalidDocumentException("Struct '" + struct.name() + "' is declared twice in document type '"
+                                                + name + "'");
+            for (Map.Entry<String, List<String>> fieldSet : fieldSets.entrySet())
+                for (String fieldName : fieldSet.getValue())
+                    if (!allFields.containsKey(fieldName))
+                        throw new InvalidDocumentException("Field set '" + fieldSet.getKey() + "' of document type '" + name
+                                                    + "' names field '" + fieldName + "', which is not defined");
+            return new DocumentType(this, allFields, allStructs);
+        }
+
+        private boolean inheritsStruct(StructType struct) {
+            for (DocumentType parent : inherited)
+                if (parent.struct(struct.name()).isPresent()) return true;
+            return false;
+        }
+
+        private void addField(Map<String, Field> allFields, Field field, boolean fromParent) {
+            Field existing = allFields.putIfAbsent(field.name(), field);
+            if (existing == null || (fromParent && existing.equals(field))) return;
+            throw new InvalidDocumentException("Field '" + field.name() + "' is declared twice in document type '" + name
+                                        + "' (" + existing.type().typeName() + " and " + field.type().typeName() + ")");
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package io.sluice.document.schema;
+
+import io.sluice.document.DocumentException;
+import io.sluice.document.TensorType;
+import io.sluice.document.schema.ParsedSchema.ArrayRef;
+import io.sluice.document.schema.ParsedSchema.Located;
+import io.sluice.document.schema.ParsedSchema.MapRef;
+import io.sluice.document.schema.ParsedSchema.NamedRef;
+import io.sluice.document.schema.ParsedSchema.ParsedField;
+import io.sluice.document.schema.ParsedSchema.ParsedFieldSet;
+import io.sluice.document.schema.ParsedSchema.ParsedStruct;
+import io.sluice.document.schema.ParsedSchema.ReferenceRef;
+import io.sluice.document.schema.ParsedSchema.TensorRef;
+import io.sluice.document.schema.ParsedSchema.TypeRef;
+import io.sluice.document.schema.ParsedSchema.WeightedSetRef;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads the document parts of one schema file: the schema name, its document block (inheritance, fields, structs)
+ * and its field sets. Every other statement (indexing, rank profiles, summaries, ...) is skipped: up to the end of
+ * its line, or past its balanced {@code { }} block when one starts on that line or the next.
+ */
+final class SchemaFileParser {
+
+    private static final int MAX_TYPE_DEPTH = 32;
+
+    private final String file;
+    private final List<Token> tokens;
+    private int index;
+
+    private SchemaFileParser(String file, String text) {
+        this.file = file;
+        this.tokens = SchemaLexer.tokenize(file, text);
+    }
+
+    static ParsedSchema parse(String file, String text) {
+        return new SchemaFileParser(file, text).schema();
+    }
+
+    private ParsedSchema schema() {
+        Token keyword = next();
+        if (!keyword.is("schema") && !keyword.is("search"))
+            throw error(keyword, "Expected 'schema', got " + keyword.describe());
+        Located name = name("schema name");
+        if (peek().is("inherits")) {
+            next();
+            nameList("inherited schema");
+        }
+        expectSymbol('{');
+        Located document = null;
+        List<Located> inherits = List.of();
+        List<ParsedField> fields = new ArrayList<>();
+        List<ParsedStruct> structs = new ArrayList<>();
+        List<ParsedFieldSet> fieldSets = new ArrayList<>();
+        Set<String> otherFields = new LinkedHashSet<>();
+        while (!peek().isSymbol('}')) {
+            Token token = peek();
+            if (token.kind() == Token.Kind.END) throw error(token, "Expected '}' to close schema '" + name.name() + "'");
+            if (token.is("document")) {
+                if (document != null) throw error(token, "Schema '" + name.name() + "' has a second document");
+                next();
+                document = peek().kind() == Token.Kind.WORD && !peek().is("inherits") ? name("document name")
+                                                                                     : at(token, name.name());
+                if (peek().is("inherits")) {
+                    next();
+                    inherits = nameList("inherited document type");
+                }
+                documentBody(fields, structs);
+            } else if (token.is("fieldset")) {
+                fieldSets.add(fieldSet());
+            } else {
+                int start = index;
+                skipStatement();
+                rememberOtherField(start, otherFields);
+            }
+        }
+        next();
+        Token end = peek();
+        if (end.kind() != Token.Kind.END) throw error(end, "Expected end of file, got " + end.describe());
+        if (document == null) throw error(end, "Schema '" + name.name() + "' has no document");
+        return new ParsedSchema(file, name.name(), document, inherits, fields, structs, fieldSets, otherFields);
+    }
+
+    /** Notes the names of fields declared outside the document (schema fields, imported fields). */
+    private void rememberOtherField(int start, Set<String> otherFields) {
+        Token first = tokens.get(start);
+        if (first.is("field") && start + 1 < index) {
+            otherFields.add(tokens.get(start + 1).text());
+        } else if (first.is("import")) {
+            for (int i = start; i + 1 < index; i++)
+                if (tokens.get(i).is("as")) otherFields.add(tokens.get(i + 1).text());
+        }
+    }
+
+    private void documentBody(List<ParsedField> fields, List<ParsedStruct> structs) {
+        expectSymbol('{');
+        while (!peek().isSymbol('}')) {
+            Token token = peek();
+            if (token.kind() == Token.Kind.END) throw error(token, "Expected '}' to close the document");
+            if (token.is("field")) fields.add(field());
+            else if (token.is("struct")) structs.add(struct());
+            else skipStatement();
+        }
+        next();
+    }
+
+    private ParsedStruct struct() {
+        next();
+        Located name = name("struct name");
+        List<Located> inherits = List.of();
+        if (peek().is("inherits")) {
+            next();
+            inherits = nameList("inherited struct");
+        }
+        expectSymbol('{');
+        List<ParsedField> fields = new ArrayList<>();
+        while (!peek().isSymbol('}')) {
+            Token token = peek();
+            if (token.kind() == Token.Kind.END) throw error(token, "Expected '}' to close struct '" + name.name() + "'");
+            if (token.is("field")) fields.add(field());
+            else skipStatement();
+        }
+        next();
+        return new ParsedStruct(name, inherits, fields);
+    }
+
+    private ParsedField field() {
+        next();
+        Located name = name("field name");
+        Token typeKeyword = next();
+        if (!typeKeyword.is("type"))
+            throw error(typeKeyword, "Expected 'type' after field '" + name.name() + "', got " + typeKeyword.describe());
+        TypeRef type = type(0);
+        boolean createIfNonExistent = false;
+        boolean removeIfZero = false;
+        if (peek().isSymbol('{')) {
+            next();
+            while (!peek().isSymbol('}')) {
+                Token token = peek();
+                if (token.kind() == Token.Kind.END)
+                    throw error(token, "Expected '}' to close field '" + name.name() + "'");
+                if (token.is("weightedset")) {
+                    int start = index;
+                    skipStatement();
+                    for (int i = start; i < index; i++) {
+                        createIfNonExistent |= tokens.get(i).is("create-if-nonexistent");
+                        removeIfZero |= tokens.get(i).is("remove-if-zero");
+                    }
+                } else {
+                    skipStatement();
+                }
+            }
+            next();
+        }
+        return new ParsedField(name, type, createIfNonExistent, removeIfZero);
+    }
+
+    private TypeRef type(int depth) {
+        Token token = next();
+        if (token.kind() != Token.Kind.WORD) throw error(token, "Expected a type, got " + token.describe());
+        if (depth > MAX_TYPE_DEPTH) throw error(token, "Type is nested too deeply");
+        Located where = at(token, token.text());
+        switch (token.text()) {
+            case "array": {
+                expectSymbol('<');
+                TypeRef element = type(depth + 1);
+                expectSymbol('>');
+                return new ArrayRef(where, element);
+            }
+            case "weightedset": {
+                expectSymbol('<');
+                TypeRef key = type(depth + 1);
+                expectSymbol('>');
+                return new WeightedSetRef(where, key);
+            }
+            case "map": {
+                expectSymbol('<');
+                TypeRef key = type(depth + 1);
+                expectSymbol(',');
+                TypeRef value = type(depth + 1);
+                expectSymbol('>');
+                return new MapRef(where, key, value);
+            }
+            case "reference": {
+                expectSymbol('<');
+                Located target = name("referenced document type");
+                expectSymbol('>');
+                return new ReferenceRef(where, target);
+            }
+            case "tensor":
+                return new TensorRef(where, tensorType(token));
+            case "annotationreference":
+                throw error(token, "Annotation references are not supported");
+            default:
+                if (!isIdentifier(token.text())) throw error(token, "Expected a type, got " + token.describe());
+                return new NamedRef(where);
+        }
+    }
+
+    /** Reads {@code [<cell>](dims)} after the word {@code tensor} and parses the whole spec. */
+    private TensorType tensorType(Token start) {
+        StringBuilder spec = new StringBuilder("tensor");
+        if (peek().isSymbol('<')) {
+            for (int i = 0; i < 3; i++) spec.append(next().text());
+        }
+        Token open = peek();
+        if (!open.isSymbol('(')) throw error(open, "Expected '(' in tensor type, got " + open.describe());
+        while (true) {
+            Token token = next();
+            if (token.kind() == Token.Kind.END || token.kind() == Token.Kind.STRING)
+                throw error(token, "Expected ')' to close tensor type, got " + token.describe());
+            spec.append(token.text());
+            if (token.isSymbol(')')) break;
+        }
+        try {
+            return TensorType.parse(spec.toString());
+        } catch (DocumentException e) {
+            throw error(start, e.getMessage());
+        }
+    }
+
+    private ParsedFieldSet fieldSet() {
+        next();
+        Located name = name("field set name");
+        expectSymbol('{');
+        List<Located> fields = new ArrayList<>();
+        while (!peek().isSymbol('}')) {
+            Token token = peek();
+            if (token.kind() == Token.Kind.END) throw error(token, "Expected '}' to close field set '" + name.name() + "'");
+            if (token.is("fields")) {
+                next();
+                expectSymbol(':');
+                fields.addAll(nameList("field name"));
+            } else {
+                skipStatement();
+            }
+        }
+        next();
+        return new ParsedFieldSet(name, fields);
+    }
+
+    /**
+     * Skips one statement we do not model: to the end of its line, including any balanced brace blocks opened on
+     * it (which may span lines), or a block that opens at the start of the next line. Stops before a '}' that closes
+     * the enclosing block.
+     */
+    private void skipStatement() {
+        Token first = next();
+        if (first.isSymbol('{')) {
+            skipBlock(first);
+            return;
+        }
+        while (true) {
+            Token token = peek();
+            if (token.kind() == Token.Kind.END || token.isSymbol('}')) return;
+            if (token.isSymbol('{')) {
+                next();
+                skipBlock(token);
+                return;
+            }
+            if (token.startsLine()) return;
+            next();
+        }
+    }
+
+    /** Skips past the '}' matching the already consumed {@code open}. */
+    private void skipBlock(Token open) {
+        int depth = 1;
+        while (depth > 0) {
+            Token token = next();
+            if (token.kind() == Token.Kind.END) throw error(open, "Unbalanced '{': no matching '}'");
+            if (token.isSymbol('{')) depth++;
+            else if (token.isSymbol('}')) depth--;
+        }
+    }
+
+    private List<Located> nameList(String what) {
+        List<Located> names = new ArrayList<>();
+        names.add(name(what));
+        while (peek().isSymbol(',')) {
+            next();
+            names.add(name(what));
+        }
+        return names;
+    }
+
+    private Located name(String what) {
+        Token token = next();
+        if (token.kind() != Token.Kind.WORD || !isIdentifier(token.text()))
+            throw error(token, "Expected " + what + ", got " + token.describe());
+        return at(token, token.text());
+    }
+
+    private void expectSymbol(char symbol) {
+        Token token = next();
+        if (!token.isSymbol(symbol)) throw error(token, "Expected '" + symbol + "', got " + token.describe());
+    }
+
+    private Token peek() {
+        return tokens.get(index);
+    }
+
+    private Token next() {
+        Token token = tokens.get(index);
+        if (index < tokens.size() - 1) index++;
+        return token;
+    }
+
+    private static Located at(Token token, String name) {
+        return new Located(name, token.line(), token.column());
+    }
+
+    private SchemaParseException error(Token token, String message) {
+        return new SchemaParseException(file, token.line(), token.column(), message);
+    }
+
+    static boolean isIdentifier(String text) {
+        if (text.isEmpty()) return false;
+        char first = text.charAt(0);
+        if (!(Character.isLetter(first) || first == '_')) return false;
+        for (int i = 1; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_')) return false;
+        }
+        return true;
+    }
+}
