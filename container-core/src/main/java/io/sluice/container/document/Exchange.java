@@ -1,5 +1,6 @@
 package io.sluice.container.document;
 
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -21,6 +22,7 @@ public final class Exchange {
 
     /** The content type of every JSON response. */
     public static final String JSON = "application/json; charset=UTF-8";
+    private static final HttpField CONTENT_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, JSON);
 
     private final Request request;
     private final Response response;
@@ -71,7 +73,7 @@ public final class Exchange {
             callback.succeeded();
             return true;
         }
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+        response.getHeaders().put(CONTENT_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         response.write(true, ByteBuffer.wrap(body), callback);
         return true;
