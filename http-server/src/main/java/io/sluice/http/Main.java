@@ -86,7 +86,9 @@ public final class Main {
         ContainerCluster cluster = withPort(application.services().containers().get(0), options);
         var info = new ApplicationInfo(String.valueOf(directory.getFileName()), directory.toString(), checksum(services),
                                        1, Instant.now());
-        SluiceServer server = SluiceServer.builder(cluster).application(info).build();
+        SluiceServer.Builder builder = SluiceServer.builder(cluster).application(info);
+        DocumentApi.mount(builder, application, cluster, DocumentApi.ENGINES);
+        SluiceServer server = builder.build();
         server.start();
         return server;
     }
