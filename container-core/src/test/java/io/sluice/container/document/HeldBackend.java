@@ -16,11 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A backend that records every call and answers only when the test completes the call's future. */
-final class HeldBackend implements ContentBackend {
+/** A backend (shared through the test jar) that records every call and answers only when the test completes the call's future. */
+public final class HeldBackend implements ContentBackend {
 
     /** One call: what it was, on which id, with which options, and the future the test completes. */
-    record Call(String operation, DocumentId id, OperationOptions options, Object argument, CompletableFuture<Outcome> result) { }
+    public record Call(String operation, DocumentId id, OperationOptions options, Object argument, CompletableFuture<Outcome> result) { }
 
     private final LinkedBlockingQueue<Call> calls = new LinkedBlockingQueue<>();
     private final List<Call> all = new ArrayList<>();
@@ -35,7 +35,7 @@ final class HeldBackend implements ContentBackend {
     }
 
     /** The next call, waiting up to 10 s for it (the handler issues calls from other threads). */
-    Call next() throws InterruptedException {
+    public Call next() throws InterruptedException {
         Call call = calls.poll(10, TimeUnit.SECONDS);
         if (call == null)
             throw new AssertionError("No backend call within 10 s");
@@ -43,7 +43,7 @@ final class HeldBackend implements ContentBackend {
     }
 
     /** Calls made and not yet taken with {@link #next}. */
-    int waiting() {
+    public int waiting() {
         return calls.size();
     }
 
