@@ -2,7 +2,7 @@ package io.sluice.http;
 
 import io.sluice.config.DocumentApiConfig;
 import io.sluice.container.JsonTree;
-import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,10 +24,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Compatibility with the official {@code com.yahoo.vespa:vespa-feed-client}: its {@code JsonFeeder} feeds 10 000
@@ -144,21 +147,36 @@ class VespaFeedClientCompatibilityTest {
     private void assertStored(Transport transport) throws Exception {
         HttpClient http = fixture.client(transport);
         Map<Integer, String> mismatches = new ConcurrentHashMap<>();
+        Semaphore inFlight = new Semaphore(64);
+        CountDownLatch done = new CountDownLatch(PUTS);
         for (int i = 0; i < PUTS; i++) {
-            ContentResponse response = http.newRequest(fixture.uri(transport, path(id(i)))).timeout(30, TimeUnit.SECONDS).send();
-            Map<String, Object> expected = expected(i);
-            if (expected == null) {
-                if (response.getStatus() != 404)
-                    mismatches.put(i, response.getStatus() + " " + response.getContentAsString());
-                continue;
-            }
-            Object fields = response.getStatus() == 200 ? JsonTree.object(response.getContentAsString()).get("fields") : null;
-            if ( ! expected.equals(fields))
-                mismatches.put(i, response.getStatus() + " " + response.getContentAsString());
+            int index = i;
+            inFlight.acquire();
+            http.newRequest(fixture.uri(transport, path(id(i)))).timeout(30, TimeUnit.SECONDS)
+                .send(new BufferingResponseListener() {
+                    @Override public void onComplete(org.eclipse.jetty.client.Result result) {
+                        String problem = result.isFailed() ? String.valueOf(result.getFailure())
+                                                           : mismatch(index, result.getResponse().getStatus(), getContentAsString());
+                        if (problem != null)
+                            mismatches.put(index, problem);
+                        inFlight.release();
+                        done.countDown();
+                    }
+                });
         }
+        assertTrue(done.await(2, TimeUnit.MINUTES));
         assertEquals(Map.of(), mismatches);
         // TODO(visiting): once visiting exists, also visit the whole corpus with slices (GET /document/v1/?cluster=music
         //  &slices=4&sliceId=i, following continuations) and assert it holds exactly the expected documents.
+    }
+
+    /** What is wrong with the answer to a GET of document {@code i}, or null if nothing. */
+    private static String mismatch(int i, int status, String body) {
+        Map<String, Object> expected = expected(i);
+        if (expected == null)
+            return status == 404 ? null : status + " " + body;
+        Object fields = status == 200 ? JsonTree.object(body).get("fields") : null;
+        return expected.equals(fields) ? null : status + " " + body;
     }
 
     /** The /document/v1 path of a document id, encoded as the feed client does. */

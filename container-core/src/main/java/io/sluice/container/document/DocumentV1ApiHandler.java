@@ -94,7 +94,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         long start = nanoTime.getAsLong();
-        Exchange exchange = new Exchange(request, response, callback);
+        Exchange exchange = new Exchange(request, response, callback, context.metrics()::bytesSent);
         String method = request.getMethod();
         context.metrics().request(method);
         exchange.whenDone(status -> context.metrics().response(status, nanoTime.getAsLong() - start));

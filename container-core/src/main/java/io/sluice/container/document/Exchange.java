@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 
 /**
  * One request/response pair whose response is sent exactly once, whoever gets there first: the operation's outcome,
@@ -28,12 +29,19 @@ public final class Exchange {
     private final Response response;
     private final Callback callback;
     private final AtomicBoolean done = new AtomicBoolean();
+    private final LongConsumer bodyBytes;
     private final List<IntConsumer> completionListeners = new ArrayList<>();
 
     public Exchange(Request request, Response response, Callback callback) {
+        this(request, response, callback, bytes -> { });
+    }
+
+    /** An exchange that reports the body size of a response sent by {@link #respond} to {@code bodyBytes}. */
+    public Exchange(Request request, Response response, Callback callback, LongConsumer bodyBytes) {
         this.request = request;
         this.response = response;
         this.callback = callback;
+        this.bodyBytes = bodyBytes;
     }
 
     public Request request() {
@@ -75,6 +83,7 @@ public final class Exchange {
         }
         response.getHeaders().put(CONTENT_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        bodyBytes.accept(body.length);
         response.write(true, ByteBuffer.wrap(body), callback);
         return true;
     }

@@ -9,8 +9,10 @@ package io.sluice.container.document;
  * <p>Contract for every method: called on a Jetty thread, which it must not block; it answers through
  * {@link DocumentRequest#respond}/{@link DocumentRequest#fail}, or takes the response over with
  * {@link Exchange#takeOver} to stream it, exactly once, possibly later from another thread. It may instead throw
- * {@link io.sluice.container.HttpStatusException} before answering, which the handler renders. The request's
- * {@code dryRun} has already been rejected for GET; everything else about parameters is up to the implementation.
+ * {@link io.sluice.container.HttpStatusException} before answering, which the handler renders. A {@code dryRun}
+ * parameter has already been rejected (400) on these routes; everything else about parameters is up to the
+ * implementation. Visit starts should be admitted through {@link DocumentApiContext#queue()} so that they count
+ * against the queue limits (spec §7.1); {@link DocumentRequest#backendDeadline()} bounds backend work.
  */
 public interface VisitRoutes {
 

@@ -313,4 +313,26 @@ class SingleDocumentTest {
         assertEquals(200, fixture.send("GET", "/document/v1/ns/artist/docid/a").getStatus());
     }
 
+    @Test
+    void metrics_countRequestsResponsesAndBytes() throws Exception {
+        fixture.send("POST", DOC, PUT_BODY);
+        fixture.send("GET", "/document/v1/ns/music/docid/missing");
+        List<io.sluice.container.Metric> metrics = fixture.handler.metrics().metrics();
+        assertTrue(metrics.contains(io.sluice.container.Metric.counter("httpapi_requests", Map.of("httpMethod", "POST"), 1)), metrics.toString());
+        assertTrue(metrics.contains(io.sluice.container.Metric.counter("httpapi_responses", Map.of("statusClass", "4xx"), 1)), metrics.toString());
+        assertTrue(metrics.contains(io.sluice.container.Metric.counter("httpapi_bytes_received", Map.of(), PUT_BODY.length())), metrics.toString());
+        assertTrue(metrics.contains(io.sluice.container.Metric.counter("httpapi_operations", Map.of("operation", "get", "outcome", "not_found"), 1)),
+                   metrics.toString());
+        assertEquals(2L, metrics.stream().filter(m -> m.name().equals("httpapi_latency")).findFirst().orElseThrow().values().get("count"));
+    }
+
+    @Test
+    void update_unknownFieldWhenLenient_returns200WithIgnoredFieldsHeader() throws Exception {
+        fixture.close();
+        fixture = HandlerFixture.create(new DocumentApiConfig(DocumentApiConfig.MIB, Duration.ofSeconds(180), true, 256, 100 * DocumentApiConfig.MIB));
+        HttpTester.Response response = fixture.send("PUT", DOC + "?create=true", "{\"fields\":{\"nope\":{\"assign\":1},\"year\":{\"assign\":2}}}");
+        assertEquals(200, response.getStatus());
+        assertEquals("true", response.get("X-Vespa-Ignored-Fields"));
+    }
+
 }
