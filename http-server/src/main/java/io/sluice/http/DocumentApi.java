@@ -17,12 +17,18 @@ import java.util.Optional;
 /** Mounts {@code /document/v1} on a server: the real handler with {@code <document-api>}, else Vespa's 404 stand-in. */
 final class DocumentApi {
 
-    /**
-     * The content engines this server provides. TODO(engines): EMBEDDED and CASSANDRA are added by their own modules;
-     * a cluster using an engine missing here fails at startup, naming it.
-     */
+    /** The engines every server provides, whatever its launch options. */
     static final Map<ContentCluster.Engine, ContentBackendFactory> ENGINES =
             Map.of(ContentCluster.Engine.MEMORY, ContentBackendFactory.memory());
+
+    /**
+     * The content engines a server launched with {@code options} provides. TODO(engines): EMBEDDED (which honours
+     * {@code options.dataDirectory()}) and CASSANDRA are added by their own modules; until then a cluster using them
+     * fails at startup, naming the engine.
+     */
+    static Map<ContentCluster.Engine, ContentBackendFactory> engines(LaunchOptions options) {
+        return ENGINES;
+    }
 
     private static final String[] BINDINGS = { DocumentV1ApiHandler.BINDING, "http://*/document/v1" };
 
