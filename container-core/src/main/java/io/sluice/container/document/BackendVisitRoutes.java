@@ -30,6 +30,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -230,8 +231,13 @@ public final class BackendVisitRoutes implements VisitRoutes {
                                                                  format, parameters.wantedDocumentCount().orElse(Integer.MAX_VALUE),
                                                                  context.clock(), end, request.trace(), context.metrics()::bytesSent);
         Runnable cancelTimer = context.scheduler().schedule(stream::expire, budget);
+        // Without any continuation to end with, a stream waits for the backend until the request's deadline, then
+        // is cut off: a truncated body is how a client learns that a committed response failed.
+        Runnable cancelAbort = context.scheduler().schedule(() -> stream.abort(new TimeoutException("Visit timed out after " + request.timeout().toMillis() + "ms")),
+                                                            Duration.between(context.clock().instant(), request.deadline()));
         stream.done().whenComplete((ignored, failure) -> {
             cancelTimer.run();
+            cancelAbort.run();
             context.metrics().visitedDocuments("visit", stream.documentCount());
         });
         exchange.request().addFailureListener(stream::abort);

@@ -54,6 +54,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     private volatile Pull pull;            // the most recent pull
     private volatile Pull completedPull;   // handed from the pull's completion to process()
     private volatile boolean expired;
+    private volatile boolean resumable;    // whether there is a continuation to end with
     private final CompletableFuture<Void> done = new CompletableFuture<>();
 
     // Touched only by process(), which Jetty never runs concurrently with itself.
@@ -91,6 +92,7 @@ final class StreamedVisitResponse extends IteratingCallback {
                           LongConsumer bytesWritten) {
         this.visit = Objects.requireNonNull(visit, "visit");
         this.continuation = Objects.requireNonNull(start, "start");
+        this.resumable = start.isPresent();
         this.sink = Objects.requireNonNull(sink, "sink");
         this.completion = Objects.requireNonNull(completion, "completion");
         this.format = Objects.requireNonNull(format, "format");
@@ -112,11 +114,15 @@ final class StreamedVisitResponse extends IteratingCallback {
         return done;
     }
 
-    /** Ends the stream at the next opportunity with what was written so far, e.g. when the visit's time is up. */
+    /**
+     * Ends the stream at the next opportunity with what was written so far, when the visit's time is up. A batch being
+     * read is dropped, unless there is no continuation yet to end with (the 200 is sent, so the end must say where to
+     * resume): then the stream waits for it, and {@link #abort} is the last resort.
+     */
     void expire() {
         expired = true;
         Pull outstanding = pull;
-        if (outstanding != null && outstanding.claim()) {
+        if (resumable && outstanding != null && outstanding.claim()) {
             completedPull = outstanding; // with neither batch nor failure: the batch being read is dropped
             succeeded();
         }
@@ -129,16 +135,18 @@ final class StreamedVisitResponse extends IteratingCallback {
 
     @Override
     protected Action process() throws IOException {
-        if ( ! started) {
+        if ( ! started) { // commits the status and headers at once, with whatever starts the body
             started = true;
             format.start(json);
+            write(false);
+            return Action.SCHEDULED;
         }
         Pull completed = completedPull;
         if (completed != null) {
             completedPull = null;
             take(completed);
         }
-        if ( ! ended && (expired || ! clock.instant().isBefore(end))) {
+        if ( ! ended && resumable && (expired || ! clock.instant().isBefore(end))) {
             ended = true;
             trace.note(1, "Visit time budget exhausted after " + count + " documents");
         }
@@ -158,7 +166,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         }
         Pull next = new Pull();
         pull = next;
-        if (expired && next.claim()) { // expire() ran before this pull was visible to it
+        if (expired && resumable && next.claim()) { // expire() ran before this pull was visible to it
             completedPull = next;
             succeeded();
             return Action.SCHEDULED;
@@ -200,6 +208,7 @@ final class StreamedVisitResponse extends IteratingCallback {
             format.progress(json, batch);
         json.flush();
         continuation = batch.continuation();
+        resumable = true;
         percentFinished = batch.percentFinished();
         if (batch.isFinished() || (batch.atBucketBoundary() && count >= wanted))
             ended = true;
