@@ -34,6 +34,7 @@ final class ControlledBackend implements ContentBackend {
     final List<CompletableFuture<Void>> cancels = new CopyOnWriteArrayList<>();
     volatile boolean hold = false;
     volatile Function<DocumentId, Outcome> writeOutcome = null;
+    volatile Runnable onPull = () -> { };
 
     private record Held(int maxEntries, Visit visit, CompletableFuture<VisitBatch> result) { }
 
@@ -83,6 +84,7 @@ final class ControlledBackend implements ContentBackend {
             @Override
             public CompletableFuture<VisitBatch> next(int maxEntries) {
                 pulls.incrementAndGet();
+                onPull.run();
                 if ( ! hold)
                     return real.next(maxEntries);
                 CompletableFuture<VisitBatch> result = new CompletableFuture<>();
