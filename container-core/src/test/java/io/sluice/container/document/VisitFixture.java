@@ -45,12 +45,12 @@ final class VisitFixture implements AutoCloseable {
     private final Server server = new Server();
     private final LocalConnector connector = new LocalConnector(server);
 
-    private VisitFixture(Function<ContentBackend, ContentBackend> wrapMusic, boolean oneCluster) throws Exception {
+    private VisitFixture(Function<ContentBackend, ContentBackend> wrapMusic, boolean oneCluster, DocumentApiConfig config) throws Exception {
         List<ContentClusters.Cluster> clusters = new ArrayList<>();
         clusters.add(new ContentClusters.Cluster("music", wrapMusic.apply(music), List.of("music", "artist"), List.of("artist")));
         if ( ! oneCluster)
             clusters.add(new ContentClusters.Cluster("archive", archive, List.of("music"), List.of()));
-        handler = DocumentV1ApiHandler.builder(ContentClusters.of(types, clusters), DocumentApiConfig.defaults())
+        handler = DocumentV1ApiHandler.builder(ContentClusters.of(types, clusters), config)
                                       .clock(clock).scheduler(scheduler).build();
         connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setUriCompliance(UriCompliance.LEGACY);
         server.addConnector(connector);
@@ -61,17 +61,25 @@ final class VisitFixture implements AutoCloseable {
 
     /** Clusters {@code music} and {@code archive}. */
     static VisitFixture create() throws Exception {
-        return new VisitFixture(backend -> backend, false);
+        return new VisitFixture(backend -> backend, false, DocumentApiConfig.defaults());
+    }
+
+    /** Clusters {@code music} and {@code archive}, skipping unknown fields in update bodies. */
+    static VisitFixture lenient() throws Exception {
+        DocumentApiConfig defaults = DocumentApiConfig.defaults();
+        return new VisitFixture(backend -> backend, false,
+                                new DocumentApiConfig(defaults.maxDocumentSize(), defaults.timeout(), true,
+                                                      defaults.maxPendingDocs(), defaults.maxPendingBytes()));
     }
 
     /** Only the {@code music} cluster. */
     static VisitFixture oneCluster() throws Exception {
-        return new VisitFixture(backend -> backend, true);
+        return new VisitFixture(backend -> backend, true, DocumentApiConfig.defaults());
     }
 
     /** Only the {@code music} cluster, whose backend is {@code wrap} applied to the in-memory one. */
     static VisitFixture oneCluster(Function<ContentBackend, ContentBackend> wrap) throws Exception {
-        return new VisitFixture(wrap, true);
+        return new VisitFixture(wrap, true, DocumentApiConfig.defaults());
     }
 
     /** Writes a document with the given fields JSON to {@code backend}, in its type's bucket space. */

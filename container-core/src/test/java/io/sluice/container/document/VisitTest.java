@@ -198,6 +198,14 @@ class VisitTest {
     }
 
     @Test
+    void tracelevel_addsTraceToThePage() throws Exception {
+        fixture.putMusic(1);
+        Map<String, Object> page = VisitFixture.json(fixture.get("/document/v1/?cluster=music&tracelevel=1"));
+        assertEquals(List.of("pathId", "documents", "documentCount", "trace"), List.copyOf(page.keySet()));
+        assertFalse(((List<?>) page.get("trace")).isEmpty());
+    }
+
+    @Test
     void continuation_isUrlSafe() throws Exception {
         fixture.putMusic(20);
         String continuation = (String) VisitFixture.json(fixture.get("/document/v1/?cluster=music")).get("continuation");

@@ -93,6 +93,19 @@ class WhereOperationsTest {
     }
 
     @Test
+    void updateWhereWithUnknownFieldWhenLenient_updatesAndSaysFieldsWereIgnored() throws Exception {
+        fixture.close();
+        fixture = VisitFixture.lenient();
+        fixture.putMusic(2);
+        HttpTester.Response response = fixture.send("PUT", "/document/v1/ns/music/docid/?cluster=music&selection=true",
+                                                    "{\"fields\":{\"nope\":{\"assign\":1},\"year\":{\"assign\":1}}}");
+        assertEquals(200, response.getStatus());
+        assertEquals("true", response.get("X-Vespa-Ignored-Fields"));
+        assertEquals(Map.of("pathId", "/document/v1/ns/music/docid/", "documentCount", 2L), VisitFixture.json(response));
+        assertEquals("1", fixture.get(fixture.music, "id:ns:music::1").orElseThrow().value("year").orElseThrow().toString());
+    }
+
+    @Test
     void updateWhereWithoutBody_returns400() throws Exception {
         HttpTester.Response response = fixture.send("PUT", "/document/v1/ns/music/docid/?cluster=music&selection=true", null);
         assertEquals(400, response.getStatus());
