@@ -109,20 +109,33 @@ public final class BackendVisitRoutes implements VisitRoutes {
                 request.fail(statusOf(failure));
                 return;
             }
-            context.metrics().bytesReceived(body.length);
-            ParsedUpdate parsed;
             try {
-                parsed = updateReader.readUpdate(template, body);
+                updateWhere(request, parameters, template, options, body);
             }
-            catch (DocumentException e) {
-                request.fail(new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage()));
-                return;
+            catch (HttpStatusException e) {
+                request.fail(e);
             }
-            DocumentUpdate update = parsed.update().withCreateIfNonExistent(parsed.create().orElse(false));
-            Map<String, String> headers = parsed.hasIgnoredFields() ? SingleDocumentOperations.IGNORED_FIELDS : Map.of();
-            run(request, parameters, FieldFilter.NONE, "update-where", headers,
-                entry -> parameters.cluster().backend().update(update.withId(entry.id()), options));
+            catch (RuntimeException e) {
+                log.error("Update-where for {} failed", request.pathId(), e);
+                request.fail(new HttpStatusException(HttpStatus.INTERNAL_SERVER_ERROR_500, String.valueOf(e)));
+            }
         });
+    }
+
+    private void updateWhere(DocumentRequest request, VisitParameters parameters, DocumentId template,
+                             OperationOptions options, byte[] body) {
+        context.metrics().bytesReceived(body.length);
+        ParsedUpdate parsed;
+        try {
+            parsed = updateReader.readUpdate(template, body);
+        }
+        catch (DocumentException e) {
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
+        }
+        DocumentUpdate update = parsed.update().withCreateIfNonExistent(parsed.create().orElse(false));
+        Map<String, String> headers = parsed.hasIgnoredFields() ? SingleDocumentOperations.IGNORED_FIELDS : Map.of();
+        run(request, parameters, FieldFilter.NONE, "update-where", headers,
+            entry -> parameters.cluster().backend().update(update.withId(entry.id()), options));
     }
 
     @Override

@@ -39,6 +39,11 @@ final class PageDriver {
         /** Whether the page has enough, so that it ends at the next bucket boundary. */
         boolean satisfied();
 
+        /** Whether the page must end now, even inside a bucket (continuations are exact, so this loses nothing). */
+        default boolean full() {
+            return false;
+        }
+
     }
 
     /**
@@ -154,7 +159,7 @@ final class PageDriver {
                     continuation = batch.continuation();
                     if (sinkFailure.isPresent())
                         end = end(sinkFailure, false);
-                    else if (batch.isFinished() || (batch.atBucketBoundary() && sink.satisfied()))
+                    else if (batch.isFinished() || (batch.atBucketBoundary() && sink.satisfied()) || sink.full())
                         end = end(Optional.empty(), false);
                     else {
                         phase = Phase.READY;

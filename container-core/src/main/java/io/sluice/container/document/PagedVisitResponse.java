@@ -26,6 +26,9 @@ final class PagedVisitResponse implements PageDriver.Sink {
     /** A page this large ends at the next bucket boundary even before it has the wanted number of documents. */
     static final long SOFT_MAX_BYTES = 32L << 20;
 
+    /** A page this large ends at once, even inside a huge bucket, to bound the memory one request holds. */
+    static final long HARD_MAX_BYTES = 128L << 20;
+
     private static final JsonFactory factory = new JsonFactory();
 
     private final VisitFormat format;
@@ -71,6 +74,11 @@ final class PagedVisitResponse implements PageDriver.Sink {
     @Override
     public synchronized boolean satisfied() {
         return count >= wanted || out.size() >= SOFT_MAX_BYTES;
+    }
+
+    @Override
+    public synchronized boolean full() {
+        return out.size() >= HARD_MAX_BYTES;
     }
 
     /** The number of entries written so far. */

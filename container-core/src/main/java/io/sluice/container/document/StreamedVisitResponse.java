@@ -61,7 +61,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     private boolean started = false;
     private boolean ended = false;
     private boolean closing = false;
-    private int count = 0;
+    private volatile int count = 0;        // read by documentCount() from other threads
     private int chunkEntries = 0;
     private Optional<ProgressToken> continuation;
     private double percentFinished = 0;

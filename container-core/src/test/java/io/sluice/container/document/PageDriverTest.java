@@ -110,6 +110,16 @@ class PageDriverTest {
     }
 
     @Test
+    void fullSink_endsInsideABucket() {
+        ScriptedVisit visit = new ScriptedVisit(pull -> batch(3, pull, false));
+        CountingSink full = new CountingSink(1) {
+            @Override public boolean full() { return entries.size() >= 6; }
+        };
+        PageDriver.End end = run(visit, full);
+        assertEquals(new PageDriver.End(Optional.of(token(1)), 2, Optional.empty(), false), end);
+    }
+
+    @Test
     void timeUp_endsAfterTheBatchInHandWithItsContinuation() {
         ScriptedVisit visit = new ScriptedVisit(pull -> {
             clock.advance(Duration.ofSeconds(6));
