@@ -76,7 +76,8 @@ public final class BackendVisitRoutes implements VisitRoutes {
 
     @Override
     public void copy(DocumentRequest request) {
-        ContentClusters.Cluster destination = context.clusters().named(request.parameters().require(request.pathId(), "destinationCluster"));
+        String destinationId = request.parameters().require(request.pathId(), "destinationCluster");
+        ContentClusters.Cluster destination = context.clusters().named(destinationId);
         VisitParameters parameters = VisitParameters.forSelectionOperation(request, context.clusters());
         request.path().documentType().ifPresent(type -> {
             if ( ! destination.stores(type))
@@ -246,7 +247,8 @@ public final class BackendVisitRoutes implements VisitRoutes {
         Runnable cancelTimer = context.scheduler().schedule(stream::expire, budget);
         // Without any continuation to end with, a stream waits for the backend until the request's deadline, then
         // is cut off: a truncated body is how a client learns that a committed response failed.
-        Runnable cancelAbort = context.scheduler().schedule(() -> stream.abort(new TimeoutException("Visit timed out after " + request.timeout().toMillis() + "ms")),
+        TimeoutException timedOut = new TimeoutException("Visit timed out after " + request.timeout().toMillis() + "ms");
+        Runnable cancelAbort = context.scheduler().schedule(() -> stream.abort(timedOut),
                                                             Duration.between(context.clock().instant(), request.deadline()));
         stream.done().whenComplete((ignored, failure) -> {
             cancelTimer.run();

@@ -136,6 +136,18 @@ class StreamedVisitTest {
     }
 
     @Test
+    void backendSilentUntilTheDeadline_cutsTheStreamOffAndCancels() throws Exception {
+        backend.hold = true;
+        LocalConnector.LocalEndPoint endPoint = fixture.start("GET", "/document/v1/?cluster=music&stream=true&timeout=10s");
+        backend.awaitHeld();
+        assertEquals(1, fixture.scheduler.fireShorterThan(TIMEOUT)); // nothing to resume from: the stream waits on
+        assertEquals(1, fixture.scheduler.fire(delay -> delay.equals(TIMEOUT)));
+        backend.cancels.get(0).get(10, TimeUnit.SECONDS);
+        String raw = endPoint.getResponse(false, 10, TimeUnit.SECONDS);
+        assertFalse(raw != null && raw.endsWith("0\r\n\r\n"), "the chunked body must not end properly: " + raw);
+    }
+
+    @Test
     void backendFailure_epilogueCarriesMessageAndContinuation() throws Exception {
         fixture.putMusic(20);
         backend.hold = true;
