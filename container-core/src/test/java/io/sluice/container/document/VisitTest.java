@@ -81,6 +81,23 @@ class VisitTest {
     }
 
     @Test
+    void hexTensorFormat_isNotUsedForJsonVisits() throws Exception {
+        fixture.put("id:ns:music::a", "{\"embedding\":[1.0,2.0,3.0]}");
+        Map<String, Object> page = VisitFixture.json(fixture.get("/document/v1/?cluster=music&format.tensors=hex-value"));
+        assertEquals(List.of(Map.of("id", "id:ns:music::a", "fields", Map.of("embedding", List.of(1.0, 2.0, 3.0)))),
+                     page.get("documents"));
+    }
+
+    @Test
+    void hexTensorFormat_isUsedForJsonLines() throws Exception {
+        fixture.put("id:ns:music::a", "{\"embedding\":[1.0,2.0,3.0]}");
+        HttpTester.Response response = fixture.get("/document/v1/?cluster=music&stream=true&format.tensors=hex-value",
+                                                   "Accept: application/jsonl");
+        Map<String, Object> put = io.sluice.container.JsonTree.object(response.getContent().split("\n")[0]);
+        assertEquals(Map.of("put", "id:ns:music::a", "fields", Map.of("embedding", "3F8000004000000040400000")), put);
+    }
+
+    @Test
     void defaultWantedDocumentCount_pageHasDocumentsAndContinuation() throws Exception {
         fixture.putMusic(20);
         Map<String, Object> page = VisitFixture.json(fixture.get("/document/v1/?cluster=music"));
