@@ -64,13 +64,14 @@ public final class BackendVisitRoutes implements VisitRoutes {
         boolean jsonLines = parameters.stream() && AcceptHeader.prefersJsonLines(accept(request));
         VisitSpec spec = spec(parameters, parameters.fieldSet()::filter);
         Duration budget = budget(request);
+        Instant end = context.clock().instant().plus(budget); // time spent queued counts too
         request.trace().note(1, "Visiting cluster '" + parameters.cluster().id() + "': " + spec);
         admit(request, () -> {
             Visit visit = open(parameters, spec);
             if (parameters.stream())
-                stream(request, parameters, visit, jsonLines, budget);
+                stream(request, parameters, visit, jsonLines, end);
             else
-                page(request, parameters, visit, budget);
+                page(request, parameters, visit, budget, end);
         });
     }
 
@@ -217,20 +218,20 @@ public final class BackendVisitRoutes implements VisitRoutes {
         }
     }
 
-    private void page(DocumentRequest request, VisitParameters parameters, Visit visit, Duration budget) {
+    private void page(DocumentRequest request, VisitParameters parameters, Visit visit, Duration budget, Instant end) {
         PagedVisitResponse page = new PagedVisitResponse(VisitFormat.json(request.pathId(), parameters.tensorFormat()),
                                                          parameters.wantedDocumentCount().orElse(1));
         PageDriver driver = PageDriver.start(visit, page, parameters.continuation(), context.clock(),
-                                             context.clock().instant().plus(budget), context.scheduler());
+                                             end, context.scheduler());
         request.exchange().whenDone(status -> driver.expire()); // the client is gone, or the deadline passed
-        driver.result().thenAccept(end -> {
+        driver.result().thenAccept(ended -> {
             context.metrics().visitedDocuments("visit", page.documentCount());
-            request.trace().note(1, "Visited " + end.batches() + " batches, " + page.documentCount() + " documents");
-            answer(request, () -> page.reply(end, request.trace(), budget), Map.of());
+            request.trace().note(1, "Visited " + ended.batches() + " batches, " + page.documentCount() + " documents");
+            answer(request, () -> page.reply(ended, request.trace(), budget), Map.of());
         });
     }
 
-    private void stream(DocumentRequest request, VisitParameters parameters, Visit visit, boolean jsonLines, Duration budget) {
+    private void stream(DocumentRequest request, VisitParameters parameters, Visit visit, boolean jsonLines, Instant end) {
         Exchange exchange = request.exchange();
         if ( ! exchange.takeOver(HttpStatus.OK_200)) {
             visit.cancel();
@@ -240,11 +241,10 @@ public final class BackendVisitRoutes implements VisitRoutes {
                                        : VisitFormat.json(request.pathId(), parameters.tensorFormat());
         Response response = exchange.response();
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
-        Instant end = context.clock().instant().plus(budget);
         StreamedVisitResponse stream = new StreamedVisitResponse(visit, parameters.continuation(), response, exchange.callback(),
                                                                  format, parameters.wantedDocumentCount().orElse(Integer.MAX_VALUE),
                                                                  context.clock(), end, request.trace(), context.metrics()::bytesSent);
-        Runnable cancelTimer = context.scheduler().schedule(stream::expire, budget);
+        Runnable cancelTimer = context.scheduler().schedule(stream::expire, Duration.between(context.clock().instant(), end));
         // Without any continuation to end with, a stream waits for the backend until the request's deadline, then
         // is cut off: a truncated body is how a client learns that a committed response failed.
         TimeoutException timedOut = new TimeoutException("Visit timed out after " + request.timeout().toMillis() + "ms");
@@ -265,11 +265,12 @@ public final class BackendVisitRoutes implements VisitRoutes {
         VisitSpec spec = spec(parameters, fields);
         Duration budget = budget(request);
         Duration pageTime = parameters.timeChunk().compareTo(budget) < 0 ? parameters.timeChunk() : budget;
+        Instant pageEnd = context.clock().instant().plus(pageTime);
         request.trace().note(1, kind + " in cluster '" + parameters.cluster().id() + "': " + spec);
         admit(request, () -> {
             WhereOperations operations = new WhereOperations(operation);
             PageDriver driver = PageDriver.start(open(parameters, spec), operations, parameters.continuation(),
-                                                 context.clock(), context.clock().instant().plus(pageTime), context.scheduler());
+                                                 context.clock(), pageEnd, context.scheduler());
             request.exchange().whenDone(status -> driver.expire());
             driver.result().thenAccept(end -> {
                 context.metrics().visitedDocuments(kind, operations.documentCount());
