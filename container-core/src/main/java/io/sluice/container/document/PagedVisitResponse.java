@@ -50,8 +50,17 @@ final class PagedVisitResponse implements PageDriver.Sink {
     }
 
     @Override
-    public int nextBatchSize() {
-        return Math.max(1, Math.min(MAX_BATCH, wanted - count));
+    public synchronized int nextBatchSize() {
+        return batchSize(count, wanted, MAX_BATCH);
+    }
+
+    /**
+     * How many entries to ask for when {@code count} of {@code wanted} are in hand: what is missing, at most
+     * {@code max}; once there are enough, one at a time, because a backend ends a batch at a bucket boundary only when
+     * it has what was asked for as a bucket ends, so a small ask ends the page right where the current bucket does.
+     */
+    static int batchSize(int count, int wanted, int max) {
+        return count >= wanted ? 1 : Math.min(max, wanted - count);
     }
 
     @Override

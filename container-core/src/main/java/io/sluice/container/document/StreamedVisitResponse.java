@@ -173,7 +173,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         }
         CompletableFuture<VisitBatch> batch;
         try {
-            batch = visit.next(count < wanted ? Math.min(CHUNK_DOCUMENTS, wanted - count) : CHUNK_DOCUMENTS);
+            batch = visit.next(PagedVisitResponse.batchSize(count, wanted, CHUNK_DOCUMENTS));
         }
         catch (RuntimeException e) {
             batch = CompletableFuture.failedFuture(e);
