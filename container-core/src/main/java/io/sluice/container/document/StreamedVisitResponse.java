@@ -191,6 +191,9 @@ final class StreamedVisitResponse extends IteratingCallback {
 
     private void take(Pull completed) throws IOException {
         if (completed.failure != null) {
+            if ( ! resumable) // an end without a continuation would say the visit is done: cut the body off instead
+                throw new IOException("Visit failed before any progress: " + PageDriver.message(completed.failure),
+                                      completed.failure);
             ended = true;
             if ( ! (completed.failure instanceof CancellationException))
                 message = Optional.of(PageDriver.message(completed.failure));

@@ -136,6 +136,33 @@ class StreamedVisitResponseTest {
     }
 
     @Test
+    void backendFailureBeforeAnyProgress_cutsTheBodyOff() {
+        visit.answerAtOnce = false;
+        StreamedVisitResponse stream = stream(Optional.empty());
+        stream.iterate();
+        completeWrite();
+        visit.pending.completeExceptionally(new IllegalStateException("disk on fire"));
+        assertTrue(pendingWrites.isEmpty());
+        assertEquals("Visit failed before any progress: disk on fire", completion.get().getMessage());
+        assertTrue(visit.cancelled);
+    }
+
+    @Test
+    void backendFailureAfterProgress_endsWithMessageAndContinuation() {
+        StreamedVisitResponse stream = stream(Optional.empty());
+        stream.iterate();
+        completeWrite();
+        visit.answerAtOnce = false;
+        completeWrite();
+        visit.pending.completeExceptionally(new IllegalStateException("disk on fire"));
+        completeWrite();
+        Map<String, Object> body = JsonTree.object(written.toString(StandardCharsets.UTF_8));
+        assertEquals("disk on fire", body.get("message"));
+        assertTrue(body.containsKey("continuation"));
+        assertTrue(completed);
+    }
+
+    @Test
     void expiryWhileTheBackendReads_endsWithTheLastContinuation() {
         StreamedVisitResponse stream = stream(Optional.empty());
         stream.iterate();
