@@ -34,6 +34,10 @@ final class ControlledBackend implements ContentBackend {
     final List<CompletableFuture<Void>> cancels = new CopyOnWriteArrayList<>();
     volatile boolean hold = false;
     volatile Function<DocumentId, Outcome> writeOutcome = null;
+    /** When set, every write answers with this future instead. */
+    volatile CompletableFuture<Outcome> writeGate = null;
+    /** Completes when the first write arrives. */
+    final CompletableFuture<DocumentId> firstWrite = new CompletableFuture<>();
     volatile Runnable onPull = () -> { };
 
     private record Held(int maxEntries, Visit visit, CompletableFuture<VisitBatch> result) { }
@@ -101,6 +105,9 @@ final class ControlledBackend implements ContentBackend {
     }
 
     private CompletableFuture<Outcome> write(DocumentId id, java.util.function.Supplier<CompletableFuture<Outcome>> real) {
+        firstWrite.complete(id);
+        if (writeGate != null)
+            return writeGate;
         Function<DocumentId, Outcome> fixed = writeOutcome;
         return fixed == null ? real.get() : CompletableFuture.completedFuture(fixed.apply(id));
     }

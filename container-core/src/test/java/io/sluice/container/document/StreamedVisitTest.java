@@ -89,6 +89,15 @@ class StreamedVisitTest {
     }
 
     @Test
+    void jsonLinesWithTracelevel_endsWithSessionTraceBeforeTheContinuation() throws Exception {
+        List<Map<String, Object>> lines = lines(fixture.get("/document/v1/?cluster=music&stream=true&tracelevel=1", "Accept: application/jsonl"));
+        assertEquals(3, lines.size());
+        assertEquals(Map.of("sessionStats", Map.of("documentCount", 0L)), lines.get(0));
+        assertEquals(Set.of("trace"), ((Map<?, ?>) lines.get(1).get("sessionTrace")).keySet());
+        assertEquals(Map.of("continuation", Map.of("percentFinished", 100.0)), lines.get(2));
+    }
+
+    @Test
     void acceptTieBetweenJsonAndJsonLines_prefersJsonLines() throws Exception {
         HttpTester.Response response = fixture.get("/document/v1/?cluster=music&stream=true", "Accept: application/json, application/jsonl");
         assertEquals("application/jsonl; charset=utf-8", contentType(response));

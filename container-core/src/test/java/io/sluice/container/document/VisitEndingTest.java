@@ -1,5 +1,6 @@
 package io.sluice.container.document;
 
+import io.sluice.document.content.Outcome;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.server.LocalConnector;
 import org.junit.jupiter.api.AfterEach;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.sluice.container.document.VisitParametersTest.encode;
@@ -88,6 +90,28 @@ class VisitEndingTest {
         assertEquals(3, ((List<?>) page.get("documents")).size());
         assertEquals("disk on fire", page.get("message"));
         assertFalse(page.containsKey("continuation"));
+    }
+
+    @Test
+    void fullOperationQueue_refusesTheVisitWith429() throws Exception {
+        fixture.close();
+        fixture = VisitFixture.oneSlot(real -> backend = new ControlledBackend(real));
+        backend.writeGate = new CompletableFuture<>();
+        LocalConnector.LocalEndPoint put = fixture.start("DELETE", "/document/v1/ns/music/docid/a"); // holds the one slot
+        backend.firstWrite.get(10, TimeUnit.SECONDS);
+        LocalConnector.LocalEndPoint queued = fixture.start("GET", "/document/v1/?cluster=music"); // waits in the queue
+        OperationQueue queue = fixture.handler.context().queue();
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (queue.queued() == 0 && System.nanoTime() < giveUp)
+            Thread.onSpinWait(); // the request is handled on another thread; nothing to wait on but the queue itself
+        assertEquals(1, queue.queued());
+        HttpTester.Response refused = fixture.get("/document/v1/?cluster=music");
+        assertEquals(429, refused.getStatus());
+        assertEquals(Map.of("pathId", "/document/v1/", "message", "Rejecting execution due to overload: 1 requests already enqueued"),
+                     VisitFixture.json(refused));
+        backend.writeGate.complete(Outcome.missing());
+        assertEquals(200, response(put).getStatus());
+        assertEquals(200, response(queued).getStatus());
     }
 
     @Test
