@@ -5,7 +5,7 @@ import io.sluice.container.Json;
 import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.InvalidProgressTokenException;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
@@ -62,7 +62,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
     public void visit(DocumentRequest request) {
         VisitParameters parameters = VisitParameters.forVisit(request, context.clusters());
         boolean jsonLines = parameters.stream() && AcceptHeader.prefersJsonLines(accept(request));
-        VisitSpec spec = spec(parameters, parameters.fieldSet()::filter);
+        VisitSpec spec = spec(parameters, parameters.fieldSet());
         Duration budget = budget(request);
         Instant end = context.clock().instant().plus(budget); // time spent queued counts too
         request.trace().note(1, "Visiting cluster '" + parameters.cluster().id() + "': " + spec);
@@ -85,7 +85,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
                 throw ContentClusters.noSuchType(type, destination);
         });
         OperationOptions options = OperationOptions.until(request.backendDeadline());
-        run(request, parameters, FieldFilter.ALL, "copy", Map.of(), entry -> {
+        run(request, parameters, FieldSet.all(), "copy", Map.of(), entry -> {
             String type = entry.id().documentType();
             if ( ! destination.stores(type))
                 return CompletableFuture.completedFuture(Outcome.error("Document type '" + type + "' is not stored in destination cluster '"
@@ -136,7 +136,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
         }
         DocumentUpdate update = parsed.update().withCreateIfNonExistent(parsed.create().orElse(false));
         Map<String, String> headers = parsed.hasIgnoredFields() ? SingleDocumentOperations.IGNORED_FIELDS : Map.of();
-        run(request, parameters, FieldFilter.NONE, "update-where", headers,
+        run(request, parameters, FieldSet.none(), "update-where", headers,
             entry -> parameters.cluster().backend().update(update.withId(entry.id()), options));
     }
 
@@ -144,7 +144,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
     public void deleteWhere(DocumentRequest request) {
         VisitParameters parameters = VisitParameters.forSelectionOperation(request, context.clusters());
         OperationOptions options = conditional(request, parameters);
-        run(request, parameters, FieldFilter.NONE, "delete-where", Map.of(),
+        run(request, parameters, FieldSet.none(), "delete-where", Map.of(),
             entry -> parameters.cluster().backend().remove(entry.id(), options));
     }
 
@@ -168,8 +168,8 @@ public final class BackendVisitRoutes implements VisitRoutes {
         return values.isEmpty() ? null : String.join(",", values);
     }
 
-    private static VisitSpec spec(VisitParameters parameters, FieldFilter fields) {
-        VisitSpec.Builder spec = VisitSpec.builder().bucketSpace(parameters.bucketSpace()).fieldFilter(fields)
+    private static VisitSpec spec(VisitParameters parameters, FieldSet fields) {
+        VisitSpec.Builder spec = VisitSpec.builder().bucketSpace(parameters.bucketSpace()).fieldSet(fields)
                                           .slice(parameters.slice()).timeRange(parameters.timeRange())
                                           .includeRemoves(parameters.includeRemoves());
         parameters.selection().ifPresent(spec::selection);
@@ -260,7 +260,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
     }
 
     /** Runs a page of a copy, update-where or delete-where, applying {@code operation} to every visited document. */
-    private void run(DocumentRequest request, VisitParameters parameters, FieldFilter fields, String kind,
+    private void run(DocumentRequest request, VisitParameters parameters, FieldSet fields, String kind,
                      Map<String, String> headers, Function<VisitEntry, CompletableFuture<Outcome>> operation) {
         VisitSpec spec = spec(parameters, fields);
         Duration budget = budget(request);

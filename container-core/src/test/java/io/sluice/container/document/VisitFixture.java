@@ -125,7 +125,7 @@ final class VisitFixture implements AutoCloseable {
     /** The stored document, or empty. */
     java.util.Optional<Document> get(ContentBackend backend, String id) {
         DocumentId documentId = DocumentId.of(id);
-        return backend.get(documentId, document -> document, options(documentId)).join().document();
+        return backend.get(documentId, io.sluice.document.FieldSet.all(), options(documentId)).join().document();
     }
 
     private static OperationOptions options(DocumentId id) {
