@@ -38,6 +38,10 @@ import java.util.concurrent.CompletableFuture;
  * An operation not started by {@link OperationOptions#deadline()} completes with TIMEOUT and is not applied. A backend
  * with too many operations pending answers OVERLOAD, and one that is full INSUFFICIENT_STORAGE; neither applies the
  * operation. After {@link #close()}, operations complete with ERROR.
+ *
+ * <h2>Threads</h2>
+ * Futures may complete on a backend thread; dependent actions must be quick and must not block, or hand off to
+ * their own executor.
  */
 public interface ContentBackend extends AutoCloseable {
 

@@ -175,7 +175,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     @Override
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, distributionBits);
-        return new InMemoryVisit(spaces.get(spec.bucketSpace()), plan, spec, clock, executor, this::isExpired);
+        return new InMemoryVisit(spaces.get(spec.bucketSpace()), plan, spec, clock, executor, this::isExpired, closed::get);
     }
 
     /** Writes {@code document} over {@code previous} (which may be a tombstone or null), if there is room. */

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -41,18 +42,20 @@ final class InMemoryVisit implements Visit {
     private final Clock clock;
     private final Executor executor;
     private final Predicate<StoredEntry> expired;
+    private final BooleanSupplier backendClosed;
     private final AtomicBoolean busy = new AtomicBoolean();
     private volatile boolean cancelled;
     private volatile DocumentKey position; // null once finished
 
     InMemoryVisit(ConcurrentNavigableMap<DocumentKey, StoredEntry> entries, VisitPlan plan, VisitSpec spec,
-                  Clock clock, Executor executor, Predicate<StoredEntry> expired) {
+                  Clock clock, Executor executor, Predicate<StoredEntry> expired, BooleanSupplier backendClosed) {
         this.entries = entries;
         this.plan = plan;
         this.spec = spec;
         this.clock = clock;
         this.executor = executor;
         this.expired = expired;
+        this.backendClosed = backendClosed;
         this.position = plan.start();
     }
 
@@ -63,6 +66,9 @@ final class InMemoryVisit implements Visit {
         }
         if (cancelled) {
             return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
+        }
+        if (backendClosed.getAsBoolean()) {
+            return CompletableFuture.failedFuture(new IllegalStateException("The in-memory content backend is closed"));
         }
         if (!busy.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(new IllegalStateException("Another next() of this visit is pending"));
