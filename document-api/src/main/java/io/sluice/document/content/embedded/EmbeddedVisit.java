@@ -56,6 +56,7 @@ final class EmbeddedVisit implements Visit {
     private final AtomicBoolean busy = new AtomicBoolean();
     private volatile boolean cancelled;
     private volatile DocumentKey position; // null once finished
+    private volatile long keysRead;
 
     EmbeddedVisit(RocksDB db, ColumnFamilyHandle documents, VisitPlan plan, VisitSpec spec, Clock clock,
                   Executor executor, DocumentJsonReader reader, DocumentTypes types, LongPredicate tombstoneExpired) {
@@ -108,6 +109,11 @@ final class EmbeddedVisit implements Visit {
         return result;
     }
 
+    /** Keys the iterators have read so far, peeks past a unit included: how much of the store this visit touched. */
+    long keysRead() {
+        return keysRead;
+    }
+
     @Override
     public void cancel() {
         cancelled = true;
@@ -132,6 +138,7 @@ final class EmbeddedVisit implements Visit {
                 Long beyond = null;
                 iterator.seek(StoreKeys.of(at));
                 for (; iterator.isValid(); iterator.next()) {
+                    keysRead++; // only the one running batch writes it
                     byte[] key = iterator.key();
                     long orderKey = StoreKeys.orderKey(key);
                     if (!range.contains(orderKey)) {
