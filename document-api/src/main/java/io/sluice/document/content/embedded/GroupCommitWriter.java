@@ -66,13 +66,12 @@ final class GroupCommitWriter implements StoreWriter {
         while (true) {
             Pending first;
             try {
-                first = queue.poll(50, TimeUnit.MILLISECONDS);
+                first = closing ? queue.poll() : queue.poll(50, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                first = queue.poll();
+                first = queue.poll(); // only close() interrupts: finish what is queued, then stop
             }
             if (first == null) {
-                if (closing || Thread.currentThread().isInterrupted()) {
+                if (closing) {
                     return;
                 }
                 continue;
@@ -108,6 +107,7 @@ final class GroupCommitWriter implements StoreWriter {
     @Override
     public void close() {
         closing = true;
+        thread.interrupt(); // wakes the idle poll; a running commit is native code and ignores it
         boolean interrupted = false;
         while (thread.isAlive()) {
             try {
