@@ -5,6 +5,7 @@ import io.sluice.document.DocumentTypes;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -197,6 +198,19 @@ public final class EmbeddedOptions {
 
         public Builder maxPendingOperations(int maxPendingOperations) {
             this.maxPendingOperations = (int) atLeast("maxPendingOperations", maxPendingOperations, 1);
+            return this;
+        }
+
+        /**
+         * Applies the options of a services.xml {@code <embedded/>} engine element: {@code sync},
+         * {@code tombstone-retention}, {@code block-cache}, {@code write-buffers}, {@code min-free-disk},
+         * {@code threads} and {@code max-pending}; sizes like {@code 64m}, durations like {@code 14d} or
+         * {@code PT1H}.
+         *
+         * @throws IllegalArgumentException naming the option and value if an option is unknown or its value bad
+         */
+        public Builder engineOptions(Map<String, String> options) {
+            EngineOptions.apply(options, this);
             return this;
         }
 
