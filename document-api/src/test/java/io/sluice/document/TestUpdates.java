@@ -2,25 +2,19 @@ package io.sluice.document;
 
 import java.util.List;
 
-/**
- * Builds {@link DocumentUpdate}s for tests. The only place tests create updates, so it alone changes when the
- * placeholder update class gives way to the real one (then: build them with its JSON update reader).
- */
+/** Builds {@link DocumentUpdate}s for backend tests: the one place they come from, kept tiny on purpose. */
 public final class TestUpdates {
 
     private TestUpdates() { }
 
     /** Sets {@code field} to {@code value}. */
     public static DocumentUpdate assign(DocumentType type, DocumentId id, String field, FieldValue value) {
-        return DocumentUpdate.of(type, id, List.of(document -> document.with(field, value)));
+        return DocumentUpdate.builder(type, id).update(field, new ValueUpdate.Assign(value)).build();
     }
 
     /** Appends {@code element} to the array field {@code field}. */
     public static DocumentUpdate append(DocumentType type, DocumentId id, String field, FieldValue element) {
-        return DocumentUpdate.of(type, id, List.of(document -> {
-            ArrayValue current = (ArrayValue) document.value(field).orElse(ArrayValue.EMPTY);
-            return document.with(field, current.withAdded(List.of(element)));
-        }));
+        return DocumentUpdate.builder(type, id).update(field, new ValueUpdate.AddElements(List.of(element))).build();
     }
 
 }

@@ -3,6 +3,7 @@ package io.sluice.document.content;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
+import io.sluice.document.FieldSet;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -56,7 +57,7 @@ public interface ContentBackend extends AutoCloseable {
      * document and its timestamp, NOT_FOUND if there is none, CONDITION_FAILED if there is one but the condition does
      * not hold.
      */
-    CompletableFuture<Outcome> get(DocumentId id, FieldFilter fields, OperationOptions options);
+    CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options);
 
     /**
      * Applies {@code update} to the newest live version. Creates the document if missing when

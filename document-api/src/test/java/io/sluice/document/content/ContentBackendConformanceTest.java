@@ -5,6 +5,8 @@ import io.sluice.document.ArrayValue;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
+import io.sluice.document.DocumentTypes;
+import io.sluice.document.FieldSet;
 import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
 import io.sluice.document.Slice;
@@ -41,6 +43,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The behaviour every {@link ContentBackend} must show; a backend's test extends this class and says how to make one.
  * Each test gets a fresh, empty backend driven by a {@link ManualClock}, which the backend must use for timestamps,
  * deadlines and {@code now()} in selections.
+ *
+ * <p>Other modules get it from this module's test jar:
+ * {@code <dependency><groupId>io.sluice</groupId><artifactId>sluice-document-api</artifactId>
+ * <type>test-jar</type><scope>test</scope></dependency>}. Updates come from {@link TestUpdates}.
  */
 public abstract class ContentBackendConformanceTest {
 
@@ -55,6 +61,7 @@ public abstract class ContentBackendConformanceTest {
     protected static final DocumentType ARTIST = DocumentType.builder("artist")
             .field("name", PrimitiveType.STRING)
             .build();
+    protected static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC, ARTIST));
 
     protected ManualClock clock;
     protected ContentBackend backend;
@@ -113,7 +120,7 @@ public abstract class ContentBackendConformanceTest {
     }
 
     protected Outcome get(DocumentId id) {
-        return await(backend.get(id, FieldFilter.ALL, options()));
+        return await(backend.get(id, FieldSet.all(), options()));
     }
 
     protected Outcome remove(DocumentId id) {
@@ -202,16 +209,16 @@ public abstract class ContentBackendConformanceTest {
     }
 
     @Test
-    void get_withFieldFilter_returnsOnlyThoseFields() {
+    void get_withFieldSet_returnsOnlyThoseFields() {
         put(song("a", "Blue", 1999));
-        Outcome outcome = await(backend.get(id("a"), FieldFilter.only(Set.of("year")), options()));
+        Outcome outcome = await(backend.get(id("a"), FieldSet.parse("music:year", TYPES), options()));
         assertEquals(Map.of("year", new IntValue(1999)), outcome.document().orElseThrow().fields());
     }
 
     @Test
     void get_withNoFields_returnsIdOnly() {
         put(song("a", "Blue", 1999));
-        Document document = await(backend.get(id("a"), FieldFilter.NONE, options())).document().orElseThrow();
+        Document document = await(backend.get(id("a"), FieldSet.none(), options())).document().orElseThrow();
         assertEquals(id("a"), document.id());
         assertEquals(Map.of(), document.fields());
     }
@@ -408,7 +415,7 @@ public abstract class ContentBackendConformanceTest {
     @Test
     void get_conditionFalse_returnsConditionFailed() {
         put(song("a", "Blue", 1999));
-        Outcome outcome = await(backend.get(id("a"), FieldFilter.ALL, options("music.year > 2000")));
+        Outcome outcome = await(backend.get(id("a"), FieldSet.all(), options("music.year > 2000")));
         assertEquals(Status.CONDITION_FAILED, outcome.status());
     }
 
@@ -479,7 +486,7 @@ public abstract class ContentBackendConformanceTest {
         CompletableFuture<Outcome> updateOfRemoved =
                 backend.update(TestUpdates.assign(MUSIC, id("a"), "year", new IntValue(1)), options());
         CompletableFuture<Outcome> putAgain = backend.put(song("a", "Green", 2001), options());
-        CompletableFuture<Outcome> get = backend.get(id("a"), FieldFilter.ALL, options());
+        CompletableFuture<Outcome> get = backend.get(id("a"), FieldSet.all(), options());
         assertFalse(await(put).found());
         assertTrue(await(removed).found());
         assertFalse(await(updateOfRemoved).found());
@@ -528,7 +535,7 @@ public abstract class ContentBackendConformanceTest {
     void get_deadlineInPast_returnsTimeout() {
         put(song("a", "Blue", 1999));
         OperationOptions late = OperationOptions.until(clock.instant().minusMillis(1));
-        assertEquals(Status.TIMEOUT, await(backend.get(id("a"), FieldFilter.ALL, late)).status());
+        assertEquals(Status.TIMEOUT, await(backend.get(id("a"), FieldSet.all(), late)).status());
     }
 
     // ---- bucket spaces ----
@@ -539,7 +546,7 @@ public abstract class ContentBackendConformanceTest {
                                   .set("name", new StringValue("Bob")).build();
         await(backend.put(artist, options().withBucketSpace(BucketSpace.GLOBAL)));
         assertEquals(Status.NOT_FOUND, get(artist.id()).status());
-        assertEquals(artist, await(backend.get(artist.id(), FieldFilter.ALL,
+        assertEquals(artist, await(backend.get(artist.id(), FieldSet.all(),
                                                options().withBucketSpace(BucketSpace.GLOBAL)))
                 .document().orElseThrow());
     }
@@ -561,6 +568,16 @@ public abstract class ContentBackendConformanceTest {
     void visit_returnsEveryDocumentOnce() {
         Set<String> expected = putSongs(100);
         assertEquals(expected, ids(visitAll(spec().build(), 7)));
+    }
+
+    @Test
+    void visit_entries_comeInVisitingOrder() {
+        putSongs(60);
+        List<DocumentKey> keys = visitAll(spec().build(), 7).stream().map(entry -> DocumentKey.of(entry.id()))
+                                                             .collect(Collectors.toList());
+        List<DocumentKey> sorted = new ArrayList<>(keys);
+        sorted.sort(null);
+        assertEquals(sorted, keys);
     }
 
     @Test
@@ -635,9 +652,9 @@ public abstract class ContentBackendConformanceTest {
     }
 
     @Test
-    void visit_fieldFilter_appliesToDocuments() {
+    void visit_fieldSet_appliesToDocuments() {
         putSongs(5);
-        List<VisitEntry> entries = visitAll(spec().fieldFilter(FieldFilter.only(Set.of("title"))).build(), 10);
+        List<VisitEntry> entries = visitAll(spec().fieldSet(FieldSet.parse("music:title", TYPES)).build(), 10);
         assertEquals(5, entries.size());
         for (VisitEntry entry : entries) {
             assertEquals(Set.of("title"), entry.document().orElseThrow().fields().keySet());

@@ -4,10 +4,10 @@ import io.sluice.document.Document;
 import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.BucketSpace;
 import io.sluice.document.content.ContentBackend;
 import io.sluice.document.content.DocumentKey;
-import io.sluice.document.content.FieldFilter;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Visit;
@@ -108,7 +108,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     }
 
     @Override
-    public CompletableFuture<Outcome> get(DocumentId id, FieldFilter fields, OperationOptions options) {
+    public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
         return submit(id, options, store -> {
             StoredEntry entry = store.get(DocumentKey.of(id));
@@ -194,9 +194,13 @@ public final class InMemoryContentBackend implements ContentBackend {
         return Outcome.written(timestamp, found);
     }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options,
-                                              java.util.function.Function<ConcurrentNavigableMap<DocumentKey,
-                                                                                  StoredEntry>, Outcome> operation) {
+    /** An operation on the entries of one bucket space, run serialised with the other operations on its id. */
+    @FunctionalInterface
+    private interface Operation {
+        Outcome apply(ConcurrentNavigableMap<DocumentKey, StoredEntry> store);
+    }
+
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options, Operation operation) {
         if (closed.get()) {
             return CompletableFuture.completedFuture(closedOutcome());
         }

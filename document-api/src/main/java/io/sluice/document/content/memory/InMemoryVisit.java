@@ -169,7 +169,7 @@ final class InMemoryVisit implements Visit {
             if (!matches(DocumentSelectionContext.of(entry.document()))) {
                 return Optional.empty();
             }
-            return Optional.of(VisitEntry.put(spec.fieldFilter().filter(entry.document()), entry.timestamp()));
+            return Optional.of(VisitEntry.put(spec.fieldSet().filter(entry.document()), entry.timestamp()));
         }
         if (expired.test(entry)) {
             entries.remove(key, entry);
