@@ -1,7 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.document.Document;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.content.embedded.Durability;
@@ -130,7 +130,7 @@ public class EmbeddedBackendBenchmark {
         List<CompletableFuture<Outcome>> window = new ArrayList<>(WINDOW);
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < WINDOW; i++) {
-            window.add(backend.get(BenchDocuments.id(random.nextInt(documents)), FieldFilter.ALL, options()));
+            window.add(backend.get(BenchDocuments.id(random.nextInt(documents)), FieldSet.all(), options()));
         }
         for (CompletableFuture<Outcome> outcome : window) {
             Outcome result = outcome.join();

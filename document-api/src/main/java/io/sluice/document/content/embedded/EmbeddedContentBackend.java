@@ -6,7 +6,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.content.ContentBackend;
 import io.sluice.document.content.DocumentKey;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Visit;
@@ -158,7 +158,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     @Override
-    public CompletableFuture<Outcome> get(DocumentId id, FieldFilter fields, OperationOptions options) {
+    public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
         return submit(id, options, Access.READ, (families, key) -> operations.get(families, key, id, fields, options));
     }

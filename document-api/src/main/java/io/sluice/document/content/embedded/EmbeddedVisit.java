@@ -194,7 +194,7 @@ final class EmbeddedVisit implements Visit {
             if (!matches(DocumentSelectionContext.of(document))) {
                 return Optional.empty();
             }
-            return Optional.of(VisitEntry.put(spec.fieldFilter().filter(document), timestamp));
+            return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), timestamp));
         }
         DocumentType type = types.find(id.documentType())
                                  .orElseGet(() -> DocumentType.builder(id.documentType()).build());

@@ -3,7 +3,7 @@ package io.sluice.document.content.embedded;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.json.DocumentJsonReader;
@@ -52,7 +52,7 @@ final class StoreOperations {
         return write(families, key, previous, document);
     }
 
-    Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldFilter fields, OperationOptions options)
+    Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options)
             throws RocksDBException {
         byte[] stored = read(families, key);
         if (!isLive(stored)) {

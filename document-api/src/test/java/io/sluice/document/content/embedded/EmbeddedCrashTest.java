@@ -1,7 +1,7 @@
 package io.sluice.document.content.embedded;
 
 import io.sluice.document.Document;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +68,7 @@ class EmbeddedCrashTest {
                 EmbeddedOptions.builder(directory.resolve("store"), CrashWorkload.TYPES).minFreeDiskBytes(0).build())) {
             for (int chain = 0; chain < CrashWorkload.CHAINS; chain++) {
                 Chain log = chains.getOrDefault(chain, new Chain());
-                Outcome stored = backend.get(CrashWorkload.id(chain), FieldFilter.ALL,
+                Outcome stored = backend.get(CrashWorkload.id(chain), FieldSet.all(),
                                              OperationOptions.until(Instant.now().plusSeconds(60)))
                                         .get(30, TimeUnit.SECONDS);
                 if (!log.acceptableSteps().contains(stepHeld(workload, chain, log, stored.document()))) {

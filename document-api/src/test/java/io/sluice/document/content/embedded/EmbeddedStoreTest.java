@@ -8,7 +8,7 @@ import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
 import io.sluice.document.Slice;
 import io.sluice.document.StringValue;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.ManualClock;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
@@ -108,7 +108,7 @@ class EmbeddedStoreTest {
         Outcome written = await(backend.put(song("a", "Hey"), until()));
         backend.close();
 
-        Outcome read = await(open(options()).get(id("a"), FieldFilter.ALL, until()));
+        Outcome read = await(open(options()).get(id("a"), FieldSet.all(), until()));
 
         assertEquals(Outcome.found(song("a", "Hey"), written.timestamp()), read);
     }
@@ -123,7 +123,7 @@ class EmbeddedStoreTest {
 
         EmbeddedContentBackend reopened = open(options());
 
-        assertEquals(Status.NOT_FOUND, await(reopened.get(id("a"), FieldFilter.ALL, until())).status());
+        assertEquals(Status.NOT_FOUND, await(reopened.get(id("a"), FieldSet.all(), until())).status());
         assertEquals(List.of(VisitEntry.remove(id("a"), removedAt)), visitWithRemoves(reopened));
     }
 
@@ -162,7 +162,7 @@ class EmbeddedStoreTest {
         await(backend.put(song("a", "Hey"), until()));
         backend.close();
 
-        Outcome read = await(open(options().minFreeDiskBytes(Long.MAX_VALUE)).get(id("a"), FieldFilter.ALL, until()));
+        Outcome read = await(open(options().minFreeDiskBytes(Long.MAX_VALUE)).get(id("a"), FieldSet.all(), until()));
 
         assertEquals(song("a", "Hey"), read.document().orElseThrow());
     }
@@ -177,7 +177,7 @@ class EmbeddedStoreTest {
         Outcome removed = await(full.remove(id("a"), until()));
 
         assertEquals(Outcome.written(removed.timestamp(), true), removed);
-        assertEquals(Status.NOT_FOUND, await(full.get(id("a"), FieldFilter.ALL, until())).status());
+        assertEquals(Status.NOT_FOUND, await(full.get(id("a"), FieldSet.all(), until())).status());
     }
 
     @Test
@@ -218,7 +218,7 @@ class EmbeddedStoreTest {
         int swept = await(backend.sweepTombstones());
 
         assertEquals(0, swept);
-        assertEquals(song("a", "Jude"), await(backend.get(id("a"), FieldFilter.ALL, until())).document().orElseThrow());
+        assertEquals(song("a", "Jude"), await(backend.get(id("a"), FieldSet.all(), until())).document().orElseThrow());
     }
 
     @Test
