@@ -189,6 +189,9 @@ final class EmbeddedVisit implements Visit {
             return Optional.empty();
         }
         DocumentId id = DocumentId.of(StoreKeys.documentKey(key).id());
+        if (live && !types.contains(id.documentType())) {
+            return Optional.empty(); // its type left the application: it cannot be decoded, nor selected
+        }
         if (live) {
             Document document = StoredValue.decode(id, value, reader);
             if (!matches(DocumentSelectionContext.of(document))) {

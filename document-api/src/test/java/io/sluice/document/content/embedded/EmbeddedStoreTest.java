@@ -140,6 +140,30 @@ class EmbeddedStoreTest {
     }
 
     @Test
+    void visit_documentOfTypeNoLongerInApplication_isSkipped() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+        backend.close();
+        EmbeddedContentBackend withoutMusic = open(EmbeddedOptions.builder(directory, DocumentTypes.of(List.of()))
+                                                                  .clock(clock).minFreeDiskBytes(0));
+
+        assertEquals(List.of(), visitWithRemoves(withoutMusic));
+    }
+
+    @Test
+    void get_documentOfTypeNoLongerInApplication_returnsErrorNamingType() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+        backend.close();
+        EmbeddedContentBackend withoutMusic = open(EmbeddedOptions.builder(directory, DocumentTypes.of(List.of()))
+                                                                  .clock(clock).minFreeDiskBytes(0));
+
+        Outcome read = await(withoutMusic.get(id("a"), FieldSet.all(), until()));
+
+        assertEquals(Outcome.error("Document type music does not exist"), read);
+    }
+
+    @Test
     void open_directoryInUse_failsNamingDirectory() {
         open(options());
 
