@@ -99,7 +99,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                                daemonThreads("sluice-embedded-"));
         this.writer = options.durability() == Durability.SYNC
                       ? new GroupCommitWriter(store.db(), options.maxPendingOperations(),
-                                              "sluice-embedded-commit-" + THREAD_COUNTER.incrementAndGet())
+                                              "sluice-embedded-commit-" + THREAD_COUNTER.incrementAndGet(),
+                                              executor)
                       : new LogWriter(store.db());
         this.sweeper = Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-embedded-sweep-"));
         long interval = options.tombstoneSweepInterval().toMillis();

@@ -74,7 +74,7 @@ public final class EmbeddedOptions {
         return tombstoneSweepInterval;
     }
 
-    /** Size of the block cache, shared by every column family; write buffers are charged to it too. */
+    /** Size of the block cache of data, index and filter blocks, shared by every column family. */
     public long blockCacheBytes() {
         return blockCacheBytes;
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +25,7 @@ final class GroupCommitWriter implements StoreWriter {
     static final int MAX_GROUP = 1024;
 
     private final RocksDB db;
+    private final Executor completions;
     private final WriteOptions options = new WriteOptions().setSync(true).setDisableWAL(false);
     private final BlockingQueue<Pending> queue;
     private final Thread thread;
@@ -40,8 +42,13 @@ final class GroupCommitWriter implements StoreWriter {
 
     }
 
-    GroupCommitWriter(RocksDB db, int capacity, String name) {
+    /**
+     * A writer whose commits complete their futures on {@code completions}, so whatever callers chain on them
+     * does not delay the next fsync (inline if that executor refuses, e.g. once shut down).
+     */
+    GroupCommitWriter(RocksDB db, int capacity, String name, Executor completions) {
         this.db = db;
+        this.completions = completions;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
@@ -95,11 +102,19 @@ final class GroupCommitWriter implements StoreWriter {
         } catch (RocksDBException e) {
             failure = e;
         }
+        RocksDBException outcome = failure;
         for (Pending pending : group) {
-            if (failure == null) {
-                pending.done.complete(null);
-            } else {
-                pending.done.completeExceptionally(failure);
+            Runnable completion = () -> {
+                if (outcome == null) {
+                    pending.done.complete(null);
+                } else {
+                    pending.done.completeExceptionally(outcome);
+                }
+            };
+            try {
+                completions.execute(completion);
+            } catch (RejectedExecutionException e) {
+                completion.run();
             }
         }
     }

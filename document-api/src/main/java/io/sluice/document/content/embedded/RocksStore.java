@@ -84,7 +84,11 @@ final class RocksStore implements AutoCloseable {
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             Cache cache = own(resources, new LRUCache(options.blockCacheBytes()));
-            WriteBufferManager writeBuffers = own(resources, new WriteBufferManager(options.writeBufferBytes(), cache));
+            // The manager charges memtables to a cache of its own, which holds no blocks: it only does the
+            // accounting, so memtables never evict data blocks and the two budgets stay what was configured.
+            Cache memtableAccount = own(resources, new LRUCache(options.writeBufferBytes()));
+            WriteBufferManager writeBuffers = own(resources, new WriteBufferManager(options.writeBufferBytes(),
+                                                                                    memtableAccount));
             SstFileManager sstFiles = own(resources, new SstFileManager(Env.getDefault()));
             BloomFilter bloom = own(resources, new BloomFilter(10));
             BlockBasedTableConfig table = new BlockBasedTableConfig()
