@@ -400,8 +400,13 @@ public final class EmbeddedContentBackend implements ContentBackend {
                 log.warn("Flushing memtables on close failed; the next open replays the write-ahead log", e);
             }
             operations.close();
-            store.close();
-            log.info("Closed embedded store at {}", options.dataDirectory());
+            try {
+                store.close();
+                log.info("Closed embedded store at {}", options.dataDirectory());
+            } catch (IllegalStateException e) {
+                // E.g. after running out of disk: what was acknowledged is in the log and replays on the next open.
+                log.warn("Closing the embedded store at {} failed", options.dataDirectory(), e);
+            }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
