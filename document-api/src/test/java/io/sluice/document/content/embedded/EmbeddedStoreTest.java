@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -111,6 +114,21 @@ class EmbeddedStoreTest {
         Outcome read = await(open(options()).get(id("a"), FieldSet.all(), until()));
 
         assertEquals(Outcome.found(song("a", "Hey"), written.timestamp()), read);
+    }
+
+    @Test
+    void close_flushesMemtables_leavingNoLogToReplay() throws IOException {
+        EmbeddedContentBackend backend = open(options());
+        for (int i = 0; i < 100; i++) {
+            await(backend.put(song("d" + i, "Song " + i), until()));
+        }
+
+        backend.close();
+
+        try (Stream<Path> files = Files.list(directory)) {
+            assertEquals(0, files.filter(file -> file.toString().endsWith(".log"))
+                                 .mapToLong(file -> file.toFile().length()).sum());
+        }
     }
 
     @Test
