@@ -25,7 +25,7 @@ final class CrashWorkload {
             .field("body", PrimitiveType.STRING)
             .build();
     static final DocumentTypes TYPES = DocumentTypes.of(List.of(TYPE));
-    static final int CHAINS = 3000;
+    static final int CHAINS = 2000;
     static final int MAX_STEPS = 4;
 
     private final long seed;
