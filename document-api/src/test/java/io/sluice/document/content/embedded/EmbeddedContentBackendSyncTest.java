@@ -10,7 +10,7 @@ import java.nio.file.Path;
 /** The conformance suite against the embedded store fsyncing every write with group commit. */
 class EmbeddedContentBackendSyncTest extends ContentBackendConformanceTest {
 
-    @TempDir
+    @TempDir(factory = MemoryBackedTempDir.class)
     Path directory;
 
     @Override

@@ -14,7 +14,7 @@ class EmbeddedContentBackendTest extends ContentBackendConformanceTest {
 
     static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC, ARTIST));
 
-    @TempDir
+    @TempDir(factory = MemoryBackedTempDir.class)
     Path directory;
 
     @Override

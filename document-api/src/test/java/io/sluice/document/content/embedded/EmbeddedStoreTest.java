@@ -50,7 +50,7 @@ class EmbeddedStoreTest {
     private static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC));
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
-    @TempDir
+    @TempDir(factory = MemoryBackedTempDir.class)
     Path directory;
 
     private final ManualClock clock = new ManualClock(START);
