@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A document: its id, its type and the values of the fields that are set. Immutable; {@link #with} and
@@ -69,7 +70,7 @@ public final class Document {
     }
 
     /** This document with only the fields for which {@code keep} is true. */
-    public Document withOnly(java.util.function.Predicate<String> keep) {
+    public Document withOnly(Predicate<String> keep) {
         Map<String, FieldValue> copy = new LinkedHashMap<>();
         for (Map.Entry<String, FieldValue> entry : fields.entrySet())
             if (keep.test(entry.getKey())) copy.put(entry.getKey(), entry.getValue());

@@ -1,5 +1,7 @@
 package io.sluice.document;
 
+import java.util.Optional;
+
 /**
  * Types whose values have no type parameters. {@code raw}, {@code uri}, {@code predicate} and {@code position} are
  * here too: their values are single, self-describing values like the numbers and strings.
@@ -26,10 +28,10 @@ public enum PrimitiveType implements DataType {
     }
 
     /** The primitive type with this schema name, if any. */
-    public static java.util.Optional<PrimitiveType> fromSchemaName(String name) {
+    public static Optional<PrimitiveType> fromSchemaName(String name) {
         for (PrimitiveType type : values())
-            if (type.schemaName.equals(name)) return java.util.Optional.of(type);
-        return java.util.Optional.empty();
+            if (type.schemaName.equals(name)) return Optional.of(type);
+        return Optional.empty();
     }
 
     /** Whether values of this type are numbers ({@link NumericValue}). */

@@ -3,6 +3,7 @@ package io.sluice.document.content;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
+import io.sluice.document.FieldSet;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -38,6 +39,10 @@ import java.util.concurrent.CompletableFuture;
  * An operation not started by {@link OperationOptions#deadline()} completes with TIMEOUT and is not applied. A backend
  * with too many operations pending answers OVERLOAD, and one that is full INSUFFICIENT_STORAGE; neither applies the
  * operation. After {@link #close()}, operations complete with ERROR.
+ *
+ * <h2>Threads</h2>
+ * Futures may complete on a backend thread; dependent actions must be quick and must not block, or hand off to
+ * their own executor.
  */
 public interface ContentBackend extends AutoCloseable {
 
@@ -52,7 +57,7 @@ public interface ContentBackend extends AutoCloseable {
      * document and its timestamp, NOT_FOUND if there is none, CONDITION_FAILED if there is one but the condition does
      * not hold.
      */
-    CompletableFuture<Outcome> get(DocumentId id, FieldFilter fields, OperationOptions options);
+    CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options);
 
     /**
      * Applies {@code update} to the newest live version. Creates the document if missing when

@@ -49,7 +49,7 @@ public final class ProgressToken {
     }
 
     /**
-     * Reads a token from its string form; standard (MIME) base64 is accepted too.
+     * Reads a token from its string form; standard base64 (with {@code +} and {@code /}) is accepted too.
      *
      * @throws InvalidProgressTokenException if {@code token} is not a well-formed, intact token of a known version
      */
@@ -99,7 +99,7 @@ public final class ProgressToken {
             return Base64.getUrlDecoder().decode(token);
         } catch (IllegalArgumentException urlSafeFailed) {
             try {
-                return Base64.getMimeDecoder().decode(token);
+                return Base64.getDecoder().decode(token);
             } catch (IllegalArgumentException e) {
                 throw invalid(token, "not base64");
             }

@@ -1,5 +1,6 @@
 package io.sluice.document.content;
 
+import io.sluice.document.FieldSet;
 import io.sluice.document.Slice;
 import io.sluice.document.select.DocumentSelection;
 
@@ -19,7 +20,7 @@ public final class VisitSpec {
 
     private final BucketSpace bucketSpace;
     private final DocumentSelection selection;
-    private final FieldFilter fieldFilter;
+    private final FieldSet fieldSet;
     private final Slice slice;
     private final TimeRange timeRange;
     private final boolean includeRemoves;
@@ -28,7 +29,7 @@ public final class VisitSpec {
     private VisitSpec(Builder builder) {
         this.bucketSpace = builder.bucketSpace;
         this.selection = builder.selection;
-        this.fieldFilter = builder.fieldFilter;
+        this.fieldSet = builder.fieldSet;
         this.slice = builder.slice;
         this.timeRange = builder.timeRange;
         this.includeRemoves = builder.includeRemoves;
@@ -49,8 +50,8 @@ public final class VisitSpec {
         return Optional.ofNullable(selection);
     }
 
-    public FieldFilter fieldFilter() {
-        return fieldFilter;
+    public FieldSet fieldSet() {
+        return fieldSet;
     }
 
     public Slice slice() {
@@ -83,7 +84,7 @@ public final class VisitSpec {
 
         private BucketSpace bucketSpace = BucketSpace.DEFAULT;
         private DocumentSelection selection;
-        private FieldFilter fieldFilter = FieldFilter.ALL;
+        private FieldSet fieldSet = FieldSet.all();
         private Slice slice = Slice.ALL;
         private TimeRange timeRange = TimeRange.ALL;
         private boolean includeRemoves;
@@ -101,8 +102,8 @@ public final class VisitSpec {
             return this;
         }
 
-        public Builder fieldFilter(FieldFilter fieldFilter) {
-            this.fieldFilter = Objects.requireNonNull(fieldFilter, "fieldFilter");
+        public Builder fieldSet(FieldSet fieldSet) {
+            this.fieldSet = Objects.requireNonNull(fieldSet, "fieldSet");
             return this;
         }
 

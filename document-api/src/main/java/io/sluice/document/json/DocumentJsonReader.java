@@ -11,7 +11,6 @@ import io.sluice.document.DocumentTypes;
 import io.sluice.document.Field;
 import io.sluice.document.FieldValue;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -92,10 +91,8 @@ public final class DocumentJsonReader {
             if (trailing != null) throw new DocumentJsonException("expected end of input, got " + trailing);
             if (document == null) throw new DocumentJsonException("document is missing the required \"fields\" field");
             return new ParsedPut(document.build(), condition, create, ignored);
-        } catch (JsonProcessingException e) {
-            throw syntaxError(e);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw syntaxError(e);
         }
     }
 
@@ -116,17 +113,19 @@ public final class DocumentJsonReader {
             JsonToken trailing = parser.nextToken();
             if (trailing != null) throw new DocumentJsonException("expected end of input, got " + trailing);
             return new ParsedPut(document.build(), null, null, ignored);
-        } catch (JsonProcessingException e) {
-            throw syntaxError(e);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw syntaxError(e);
         }
     }
 
-    private static DocumentJsonException syntaxError(JsonProcessingException e) {
-        String where = e.getLocation() == null ? ""
-                : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-        return new DocumentJsonException("failed parsing document: " + e.getOriginalMessage() + where, e);
+    /** Input is in memory, so every I/O failure is malformed content (bad JSON, bad encoding). */
+    private static DocumentJsonException syntaxError(IOException e) {
+        if (!(e instanceof JsonProcessingException))
+            return new DocumentJsonException("failed parsing document: " + e.getMessage(), e);
+        JsonProcessingException json = (JsonProcessingException) e;
+        String where = json.getLocation() == null ? ""
+                : " at line " + json.getLocation().getLineNr() + ", column " + json.getLocation().getColumnNr();
+        return new DocumentJsonException("failed parsing document: " + json.getOriginalMessage() + where, e);
     }
 
     /** Reads the fields object at the current token into {@code document}. */

@@ -31,6 +31,7 @@ import io.sluice.document.WeightedSetType;
 import io.sluice.document.WeightedSetValue;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -242,7 +243,7 @@ public final class JsonValueReader {
                || (type instanceof ReferenceType && token == JsonToken.VALUE_STRING && parser.getTextLength() == 0);
     }
 
-    static UnknownFieldException unknownField(String name, String typeName, java.util.Collection<Field> fields) {
+    static UnknownFieldException unknownField(String name, String typeName, Collection<Field> fields) {
         return new UnknownFieldException("No field '" + name + "' in the structure of type '" + typeName
                                          + "', which has the fields: "
                                          + fields.stream().map(Field::name).collect(Collectors.toList()), name);

@@ -28,6 +28,10 @@ final class SchemaLexer {
 
     private List<Token> tokens() {
         List<Token> tokens = new ArrayList<>();
+        if (text.startsWith("\uFEFF")) {
+            position = 1; // a byte order mark is not part of the text
+            lineStart = 1;
+        }
         while (true) {
             skipSpaceAndComments();
             if (position >= text.length()) {

@@ -119,6 +119,18 @@ class SchemaParserTest {
     }
 
     @Test
+    void byteOrderMarkAndCrLf_areAccepted() {
+        DocumentTypes parsed = SchemaParser.parse("a.sd", "\uFEFFschema a {\r\n  document a {\r\n    field f type int {}\r\n  }\r\n}\r\n");
+        assertTrue(parsed.get("a").field("f").isPresent());
+    }
+
+    @Test
+    void columnsCountFromLineStartAfterByteOrderMark() {
+        SchemaParseException e = parseFailure("\uFEFFschem a { }");
+        assertEquals("a.sd:1:1: Expected 'schema', got 'schem'", e.getMessage());
+    }
+
+    @Test
     void referencesAcrossFilesResolveInAnyOrder() {
         Map<String, String> files = new LinkedHashMap<>();
         files.put("child.sd", "schema child { document child { field p type reference<parent> {} } }");

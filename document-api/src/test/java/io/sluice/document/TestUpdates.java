@@ -1,0 +1,20 @@
+package io.sluice.document;
+
+import java.util.List;
+
+/** Builds {@link DocumentUpdate}s for backend tests: the one place they come from, kept tiny on purpose. */
+public final class TestUpdates {
+
+    private TestUpdates() { }
+
+    /** Sets {@code field} to {@code value}. */
+    public static DocumentUpdate assign(DocumentType type, DocumentId id, String field, FieldValue value) {
+        return DocumentUpdate.builder(type, id).update(field, new ValueUpdate.Assign(value)).build();
+    }
+
+    /** Appends {@code element} to the array field {@code field}. */
+    public static DocumentUpdate append(DocumentType type, DocumentId id, String field, FieldValue element) {
+        return DocumentUpdate.builder(type, id).update(field, new ValueUpdate.AddElements(List.of(element))).build();
+    }
+
+}
