@@ -58,7 +58,7 @@ import java.util.function.Function;
  */
 public final class CassandraContentBackend implements ContentBackend {
 
-    private static final int MAX_ATTEMPTS = 16;
+    private static final int MAX_ATTEMPTS = 64;
 
     private final CqlSession session;
     private final boolean ownsSession;
