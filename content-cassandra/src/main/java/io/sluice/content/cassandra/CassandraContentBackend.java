@@ -31,8 +31,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -59,6 +61,8 @@ import java.util.function.Function;
 public final class CassandraContentBackend implements ContentBackend {
 
     private static final int MAX_ATTEMPTS = 64;
+    private static final Executor RECHECK_DELAY =
+            CompletableFuture.delayedExecutor(250, TimeUnit.MILLISECONDS);
 
     private final CqlSession session;
     private final boolean ownsSession;
@@ -334,27 +338,49 @@ public final class CassandraContentBackend implements ContentBackend {
 
     /**
      * A write whose result is unknown: a serial read completes or discards any in-flight Paxos round, so afterwards
-     * the row carries {@code attemptId} exactly if the write applied. If it did not, the operation is tried again.
+     * the row carries {@code attemptId} exactly if the write applied. If it did not, the operation is tried again. If
+     * the check itself keeps failing (say, while the coordinator restarts), the outcome is a retryable TIMEOUT.
      */
     private CompletableFuture<Outcome> resolveUnknown(DocumentId id, OperationOptions op, String what,
                                                       Function<StoredVersion, Decision> decide, int attempt,
                                                       UUID attemptId, Outcome written, Throwable failure) {
-        Duration left = remaining(op.deadline());
-        OperationOptions check = left.compareTo(options.requestTimeout()) < 0
-                                 ? op.withDeadline(clock.instant().plus(options.requestTimeout()))
-                                 : op;
-        return read(id, check, options.serialConsistency()).handle((current, readFailure) -> {
-            if (readFailure != null) {
-                return CompletableFuture.completedFuture(Failures.outcome(failure, what + " (outcome unknown)"));
+        return checkApplied(id, op, attemptId, 1).handle((applied, checkFailure) -> {
+            if (checkFailure != null) {
+                return CompletableFuture.completedFuture(Outcome.timeout(
+                        what + " may or may not have been applied: " + describe(failure) + ", and checking failed: "
+                        + describe(checkFailure)));
             }
-            if (current != null && attemptId.equals(current.op())) {
+            if (applied) {
                 return CompletableFuture.completedFuture(written);
             }
             if (missed(op.deadline())) {
-                return CompletableFuture.completedFuture(Failures.outcome(failure, what + " (not applied)"));
+                return CompletableFuture.completedFuture(Outcome.timeout(what + " was not applied before its deadline ("
+                                                                         + describe(failure) + ")"));
             }
             return retry(id, op, what, decide, attempt);
         }).thenCompose(Function.identity());
+    }
+
+    /** Whether the row of {@code id} was written by {@code attemptId}, by a serial read; tries up to 4 times. */
+    private CompletableFuture<Boolean> checkApplied(DocumentId id, OperationOptions op, UUID attemptId, int check) {
+        OperationOptions generous = op.withDeadline(clock.instant().plus(options.requestTimeout()));
+        return read(id, generous, options.serialConsistency())
+                .thenApply(current -> current != null && attemptId.equals(current.op()))
+                .handle((applied, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(applied);
+                    }
+                    if (check >= 4) {
+                        return CompletableFuture.<Boolean>failedFuture(failure);
+                    }
+                    return CompletableFuture.supplyAsync(() -> null, RECHECK_DELAY)
+                                            .thenCompose(ignored -> checkApplied(id, op, attemptId, check + 1));
+                }).thenCompose(Function.identity());
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = Failures.unwrap(failure);
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 
     /** What is left until {@code deadline}, within (0, request timeout]. */

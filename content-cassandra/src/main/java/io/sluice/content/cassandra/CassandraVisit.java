@@ -20,6 +20,7 @@ import io.sluice.document.select.SelectionContext;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +39,10 @@ import java.util.function.BooleanSupplier;
  * {@code c mod slices == sliceId}), which are exactly the table's partitions, so a slice reads only its share of the
  * data. To skip empty superbuckets cheaply it reads a window of the slice's next partitions in one query
  * ({@code sb IN ? PER PARTITION LIMIT ?}, which costs a bloom-filter probe per empty one) and orders the rows by
- * cursor itself; the window widens while it finds nothing and narrows when it finds data. A partition cut short by the
- * per-partition limit, or a position inside a partition, is read on with a clustering-range query.
+ * cursor itself; the window widens while it finds nothing and narrows when it finds data. When a window finds nothing,
+ * the visit also lists the table's non-empty partitions once ({@code SELECT DISTINCT sb ... LIMIT}, a cheap scan of
+ * partition keys); if there are few, it reads only those. A partition cut short by the per-partition limit, or a
+ * position inside a partition, is read on with a clustering-range query.
  *
  * <p><b>With explicit buckets</b> (from the selection) the visit reads just their key ranges in their partitions.
  */
@@ -51,6 +54,8 @@ final class CassandraVisit implements Visit {
     private static final int MIN_WINDOW = 4;
     private static final int MAX_WINDOW = 1024;
     private static final int MAX_WINDOW_ROWS = 4096;
+    /** Up to this many non-empty partitions, a sparse table's partitions are listed instead of probed. */
+    static final int SPARSE_PARTITIONS = 4096;
 
     private final CqlSession session;
     private final Schema.Statements statements;
@@ -66,6 +71,8 @@ final class CassandraVisit implements Visit {
     private volatile boolean cancelled;
     private volatile DocumentKey position; // null once finished
     private volatile int window = 64;
+    private volatile boolean listed;
+    private volatile long[] nonEmpty; // this slice's non-empty partitions, ascending, if the table is sparse
 
     CassandraVisit(CqlSession session, Schema.Statements statements, VisitPlan plan, VisitSpec spec,
                    CassandraOptions options, DocumentCodec codec, Clock clock, Executor executor,
@@ -148,18 +155,20 @@ final class CassandraVisit implements Visit {
      */
     private CompletableFuture<VisitBatch> readWindow(List<VisitEntry> out, int maxEntries, long first, int limit,
                                                      int queries) {
-        long count = 1L << options.distributionBits();
-        int slices = spec.slice().slices();
-        List<Integer> cursors = new ArrayList<>();
-        for (long c = first; c < count && cursors.size() < window; c += slices) {
-            cursors.add((int) c);
+        List<Integer> cursors = cursors(first);
+        if (cursors.isEmpty()) {
+            return CompletableFuture.completedFuture(batch(out, null));
         }
+        long count = 1L << options.distributionBits();
         long last = Integer.toUnsignedLong(cursors.get(cursors.size() - 1));
         DocumentKey afterWindow = last + 1 >= count ? null : DocumentKey.bucketStart((last + 1) << shift);
         int perPartition = Math.max(1, Math.min(limit, MAX_WINDOW_ROWS / cursors.size()));
         BoundStatement statement = statements.readPartitions().bind(cursors, perPartition);
         return execute(statement, MAX_WINDOW_ROWS).thenComposeAsync(rows -> {
             window = rows.isEmpty() ? Math.min(MAX_WINDOW, window * 4) : Math.max(MIN_WINDOW, window / 2);
+            if (rows.isEmpty() && !listed) {
+                return listPartitions().thenCompose(ignored -> proceed(out, maxEntries, afterWindow, queries));
+            }
             Map<Integer, List<Row>> byPartition = new HashMap<>();
             for (Row row : rows) {
                 byPartition.computeIfAbsent(row.getInt(0), sb -> new ArrayList<>()).add(row);
@@ -181,6 +190,38 @@ final class CassandraVisit implements Visit {
             }
             return proceed(out, maxEntries, afterWindow, queries);
         }, executor);
+    }
+
+    /** The slice's next {@link #window} partitions from cursor {@code first}: all of them, or the non-empty ones. */
+    private List<Integer> cursors(long first) {
+        List<Integer> cursors = new ArrayList<>();
+        long[] known = nonEmpty;
+        if (known != null) {
+            int index = Arrays.binarySearch(known, first);
+            for (int i = index < 0 ? -index - 1 : index; i < known.length && cursors.size() < window; i++) {
+                cursors.add((int) known[i]);
+            }
+            return cursors;
+        }
+        long count = 1L << options.distributionBits();
+        for (long c = first; c < count && cursors.size() < window; c += spec.slice().slices()) {
+            cursors.add((int) c);
+        }
+        return cursors;
+    }
+
+    /** Lists the table's non-empty partitions; if they are few, later windows read only this slice's of them. */
+    private CompletableFuture<Void> listPartitions() {
+        listed = true;
+        BoundStatement statement = statements.readPartitionKeys().bind(SPARSE_PARTITIONS + 1);
+        return execute(statement, SPARSE_PARTITIONS + 1).thenAccept(rows -> {
+            if (rows.size() > SPARSE_PARTITIONS) {
+                return;
+            }
+            int slices = spec.slice().slices();
+            nonEmpty = rows.stream().mapToLong(row -> Integer.toUnsignedLong(row.getInt(0)))
+                           .filter(c -> c % slices == spec.slice().sliceId()).sorted().toArray();
+        });
     }
 
     private CompletableFuture<VisitBatch> proceed(List<VisitEntry> out, int maxEntries, DocumentKey next,

@@ -4,6 +4,10 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.RequestThrottlingException;
+import com.datastax.oss.driver.api.core.connection.BusyConnectionException;
+import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
+import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
+import com.datastax.oss.driver.api.core.connection.HeartbeatException;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
 import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
 import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
@@ -20,8 +24,9 @@ import java.util.concurrent.ExecutionException;
  *
  * <ul>
  *   <li>Timeouts (the driver's or a coordinator's, incl. an unknown CAS result) become TIMEOUT (504).</li>
- *   <li>Too few live replicas, no reachable node, or every tried node failing become OVERLOAD (429): the SPI has no
- *       "unavailable" status, and 429 is what every client retries. A 503 would be more precise.</li>
+ *   <li>Too few live replicas, no reachable node, every tried node failing, or a connection lost before an answer
+ *       become OVERLOAD (429): the SPI has no "unavailable" status, and 429 is what every client retries. A 503
+ *       would be more precise. (A write whose connection is lost is checked first; see the backend.)</li>
  *   <li>An overloaded coordinator or the driver's own request throttle become OVERLOAD (429).</li>
  *   <li>Anything else is ERROR (500).</li>
  * </ul>
@@ -48,7 +53,9 @@ final class Failures {
             || cause instanceof CASWriteUnknownException || cause instanceof DriverTimeoutException) {
             return Outcome.timeout("Cassandra timed out on " + what + " (" + detail + ")");
         }
-        if (cause instanceof UnavailableException || cause instanceof AllNodesFailedException) {
+        if (cause instanceof UnavailableException || cause instanceof AllNodesFailedException
+            || cause instanceof ClosedConnectionException || cause instanceof HeartbeatException
+            || cause instanceof ConnectionInitException || cause instanceof BusyConnectionException) {
             return Outcome.overload("Cassandra is unavailable for " + what + ", retry later (" + detail + ")");
         }
         if (cause instanceof OverloadedException || cause instanceof RequestThrottlingException) {

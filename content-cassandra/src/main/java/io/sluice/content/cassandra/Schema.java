@@ -23,7 +23,7 @@ final class Schema {
 
     /** The prepared statements of one table. */
     record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement readPartition,
-                      PreparedStatement readPartitions) { }
+                      PreparedStatement readPartitions, PreparedStatement readPartitionKeys) { }
 
     private Schema() { }
 
@@ -50,7 +50,8 @@ final class Schema {
                     session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
                                     + " WHERE sb = ? AND (ok, id) >= (?, ?) AND (ok) <= (?) LIMIT ?"),
                     session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
-                                    + " WHERE sb IN ? PER PARTITION LIMIT ?")));
+                                    + " WHERE sb IN ? PER PARTITION LIMIT ?"),
+                    session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?")));
         }
         return schema;
     }

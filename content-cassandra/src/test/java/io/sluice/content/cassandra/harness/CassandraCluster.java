@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
@@ -37,18 +36,15 @@ public final class CassandraCluster implements AutoCloseable {
     }
 
     /**
-     * Starts {@code size} nodes: the seed first, then the others together (they may join at once, as the nodes run
-     * with consistent range movement off), and waits until all serve CQL.
+     * Starts {@code size} nodes one after the other (nodes joining at once would pick the same tokens), and waits
+     * until all serve CQL.
      */
     public static CassandraCluster start(String name, int size) {
         CassandraCluster cluster = create(name);
         try {
-            cluster.addNode().start(START_TIMEOUT);
-            List<CassandraNode> others = new ArrayList<>();
-            for (int i = 1; i < size; i++) {
-                others.add(cluster.addNode());
+            for (int i = 0; i < size; i++) {
+                cluster.addNode().start(START_TIMEOUT);
             }
-            startAll(others);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -66,11 +62,6 @@ public final class CassandraCluster implements AutoCloseable {
         int cql = freePort(addresses, storage);
         return new CassandraCluster(name, CassandraLib.workRoot().resolve(name + "-" + ProcessHandle.current().pid()),
                                     storage, cql);
-    }
-
-    private static void startAll(List<CassandraNode> starting) {
-        starting.forEach(CassandraNode::launch);
-        starting.forEach(node -> node.awaitReady(START_TIMEOUT));
     }
 
     /** Configures the next node (127.0.0.N) without starting it. */
@@ -104,12 +95,6 @@ public final class CassandraCluster implements AutoCloseable {
     /** Restarts a stopped or killed node, waiting until it serves CQL again. */
     public void restart(CassandraNode node) {
         node.start(START_TIMEOUT);
-    }
-
-    /** Starts several nodes in parallel (each on its own thread) and waits for all. */
-    public static void startInParallel(List<CassandraNode> starting) {
-        CompletableFuture.allOf(starting.stream().map(node -> CompletableFuture.runAsync(
-                () -> node.start(START_TIMEOUT))).toArray(CompletableFuture[]::new)).join();
     }
 
     /** Kills every node. */

@@ -64,7 +64,7 @@ public final class CassandraNode {
             "-Xms256m", "-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-XX:TieredStopAtLevel=1",
             "-XX:ActiveProcessorCount=2", "-Dcassandra.available_processors=2",
             "-Dcassandra-foreground=yes", "-Dcassandra.skip_wait_for_gossip_to_settle=0",
-            "-Dcassandra.ring_delay_ms=3000", "-Dcassandra.consistent.rangemovement=false",
+            "-Dcassandra.ring_delay_ms=3000",
             "-Dcassandra.superuser_setup_delay_ms=0");
 
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
@@ -101,6 +101,11 @@ public final class CassandraNode {
     /** The node's listen address, 127.0.0.N. */
     public String address() {
         return address;
+    }
+
+    /** The node's Cassandra log. */
+    public Path logFile() {
+        return directory.resolve("system.log");
     }
 
     /** Whether the node's JVM is alive. */
