@@ -43,6 +43,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The behaviour every {@link ContentBackend} must show; a backend's test extends this class and says how to make one.
  * Each test gets a fresh, empty backend driven by a {@link ManualClock}, which the backend must use for timestamps,
  * deadlines and {@code now()} in selections.
+ *
+ * <p>Other modules get it from this module's test jar:
+ * {@code <dependency><groupId>io.sluice</groupId><artifactId>sluice-document-api</artifactId>
+ * <type>test-jar</type><scope>test</scope></dependency>}. Updates come from {@link TestUpdates}.
  */
 public abstract class ContentBackendConformanceTest {
 
@@ -564,6 +568,16 @@ public abstract class ContentBackendConformanceTest {
     void visit_returnsEveryDocumentOnce() {
         Set<String> expected = putSongs(100);
         assertEquals(expected, ids(visitAll(spec().build(), 7)));
+    }
+
+    @Test
+    void visit_entries_comeInVisitingOrder() {
+        putSongs(60);
+        List<DocumentKey> keys = visitAll(spec().build(), 7).stream().map(entry -> DocumentKey.of(entry.id()))
+                                                             .collect(Collectors.toList());
+        List<DocumentKey> sorted = new ArrayList<>(keys);
+        sorted.sort(null);
+        assertEquals(sorted, keys);
     }
 
     @Test

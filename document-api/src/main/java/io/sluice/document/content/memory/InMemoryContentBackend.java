@@ -194,9 +194,13 @@ public final class InMemoryContentBackend implements ContentBackend {
         return Outcome.written(timestamp, found);
     }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options,
-                                              java.util.function.Function<ConcurrentNavigableMap<DocumentKey,
-                                                                                  StoredEntry>, Outcome> operation) {
+    /** An operation on the entries of one bucket space, run serialised with the other operations on its id. */
+    @FunctionalInterface
+    private interface Operation {
+        Outcome apply(ConcurrentNavigableMap<DocumentKey, StoredEntry> store);
+    }
+
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options, Operation operation) {
         if (closed.get()) {
             return CompletableFuture.completedFuture(closedOutcome());
         }
