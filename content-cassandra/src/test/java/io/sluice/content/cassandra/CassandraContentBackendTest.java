@@ -16,10 +16,7 @@ import java.util.List;
 @Tag("cassandra")
 class CassandraContentBackendTest extends ContentBackendConformanceTest {
 
-    // 8 distribution bits (256 partitions) keep visits of a nearly empty store short; the suite also passes with
-    // the default 16, where each full visit probes 65536 partitions (about 5 s here, 4.5 min for the suite).
-    private static final CassandraOptions OPTIONS = CassandraOptions.defaults("conformance", 1)
-                                                                    .withDistributionBits(8);
+    private static final CassandraOptions OPTIONS = CassandraOptions.defaults("conformance", 1);
     private static CqlSession session;
 
     @BeforeAll
