@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * @param localDatacenter     the data center whose nodes the driver prefers ({@code datacenter1} for a default node)
  * @param keyspace            the keyspace holding this content cluster's tables
  * @param replicationFactor   copies of every document: the cluster's {@code <min-redundancy>} unless overridden
- * @param replicationStrategy {@code NetworkTopologyStrategy} (the factor in every data center) or {@code SimpleStrategy}
+ * @param replicationStrategy {@code NetworkTopologyStrategy} (the factor in every data center) or
+ *                            {@code SimpleStrategy}
  * @param consistency         consistency of reads and of the commit of every write
  * @param serialConsistency   consistency of the Paxos phase of every write (LOCAL_SERIAL or SERIAL)
  * @param requestTimeout      the longest one request to Cassandra may take; an operation's deadline may cut it shorter

@@ -52,7 +52,8 @@ final class CassandraVisit implements Visit {
     static final int MAX_QUERIES_PER_BATCH = 8;
     private static final int MAX_ROWS_PER_QUERY = 1000;
     private static final int MIN_WINDOW = 4;
-    private static final int MAX_WINDOW = 1024;
+    /** At most 100 partitions per IN: ScyllaDB's default max_partition_key_restrictions_per_query. */
+    private static final int MAX_WINDOW = 100;
     private static final int MAX_WINDOW_ROWS = 4096;
     /** Up to this many non-empty partitions, a sparse table's partitions are listed instead of probed. */
     static final int SPARSE_PARTITIONS = 4096;
@@ -179,7 +180,7 @@ final class CassandraVisit implements Visit {
                 if (stop.isPresent()) {
                     return CompletableFuture.completedFuture(batch(out, stop.get()));
                 }
-                if (partition.size() >= perPartition) { // cut short by the per-partition limit: read on from its last row
+                if (partition.size() >= perPartition) { // cut short by the per-partition limit: read on after its last
                     return proceed(out, maxEntries, after(partition.get(partition.size() - 1)), queries);
                 }
                 long end = partitionLast(sb);

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("cassandra")
 class UnavailableTest {
 
-    private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING).build();
+    private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING)
+                                                          .build();
     private static final DocumentId ID = DocumentId.of("id:ns:music::a");
     private static CassandraContentBackend backend;
 
