@@ -153,7 +153,7 @@ final class ConditionalWriter {
         }).thenCompose(Function.identity());
     }
 
-    /** Whether the row of {@code id} was written by {@code attemptId}, by a serial read; tries up to 4 times. */
+    /** Whether the row of {@code id} was written by {@code attemptId}, by a serial read; up to MAX_CHECKS tries. */
     private CompletableFuture<Boolean> checkApplied(DocumentId id, OperationOptions op, UUID attemptId, int check) {
         OperationOptions generous = op.withDeadline(clock.instant().plus(options.requestTimeout()));
         return read(id, generous, options.serialConsistency())
@@ -162,7 +162,7 @@ final class ConditionalWriter {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(applied);
                     }
-                    if (check >= 4) {
+                    if (check >= MAX_CHECKS) {
                         return CompletableFuture.<Boolean>failedFuture(failure);
                     }
                     return CompletableFuture.supplyAsync(() -> null, RECHECK_DELAY)

@@ -2,6 +2,7 @@ package io.sluice.content.cassandra;
 
 import io.sluice.content.cassandra.harness.CassandraCluster;
 import io.sluice.content.cassandra.harness.CassandraNode;
+import io.sluice.content.cassandra.harness.SharedNode;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
@@ -56,6 +57,7 @@ class DistributedTest {
 
     @BeforeAll
     static void startCluster() {
+        SharedNode.release(); // two cores: no idle single node beside the cluster
         cluster = CassandraCluster.start("distributed", 3);
         options = CassandraOptions.defaults("distributed", 3).withContactPoints(cluster.contactPoints());
         backend = CassandraContentBackend.open(options, TYPES);

@@ -18,4 +18,12 @@ public final class SharedNode {
         return cluster.node(1);
     }
 
+    /** Kills the shared node, if it runs, to free the machine for bigger clusters; {@link #get} starts a new one. */
+    public static synchronized void release() {
+        if (cluster != null) {
+            cluster.destroy();
+            cluster = null;
+        }
+    }
+
 }
