@@ -102,8 +102,10 @@ class DocumentApiMountTest {
     @Test
     void engineWithoutFactory_failsAtStartNamingIt() throws Exception {
         Path app = write("<document-api/>", "<cassandra/>");
-        ConfigException e = assertThrows(ConfigException.class, () -> serve(app));
-        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [embedded, memory]", e.getMessage());
+        ApplicationPackage application = ApplicationPackageLoader.load(app);
+        ConfigException e = assertThrows(ConfigException.class,
+                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, io.sluice.container.document.ContentBackendFactory.memory())));
+        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [memory]", e.getMessage());
     }
 
     @Test
