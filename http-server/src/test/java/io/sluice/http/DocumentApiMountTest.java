@@ -92,6 +92,20 @@ class DocumentApiMountTest {
     }
 
     @Test
+    void withEmbeddedStore_reportsItsFiguresPerCluster() throws Exception {
+        Path app = write("<document-api/>", "<embedded/>");
+        server = Main.serve(new LaunchOptions(app, OptionalInt.empty(), java.util.Optional.of(directory.resolve("data"))));
+        assertEquals(200, send("POST", "/document/v1/ns/music/docid/a", "{\"fields\":{\"artist\":\"x\"}}").getStatus());
+
+        List<String> lines = send("GET", "/state/v1/metrics?format=prometheus", null).getContentAsString().lines().toList();
+
+        assertTrue(lines.stream().anyMatch(line -> line.startsWith("content_documents_last{clusterId=\"music\",} 1 ")), lines.toString());
+        for (String figure : List.of("stored_bytes", "wal_bytes", "memtable_bytes", "tombstones", "recovery_seconds"))
+            assertTrue(lines.stream().anyMatch(line -> line.startsWith("content_" + figure + "_last{clusterId=\"music\",} ")),
+                       figure + " in " + lines);
+    }
+
+    @Test
     void withoutDocumentApi_answers404NotConfigured() throws Exception {
         serve(write("", "<memory/>"));
         ContentResponse response = send("GET", "/document/v1/ns/music/docid/a", null);
