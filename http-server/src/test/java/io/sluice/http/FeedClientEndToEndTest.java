@@ -57,6 +57,7 @@ class FeedClientEndToEndTest {
     private static final int SLICES = 4;
     private static final Corpus large = Corpus.of(3000);
     private static final Corpus small = Corpus.of(600);
+    private static final String NO_CERTIFICATE = "the server asked for a client certificate, but none is configured";
 
     @TempDir
     static Path certificates;
@@ -95,11 +96,12 @@ class FeedClientEndToEndTest {
     }
 
     @Test
-    void library_withoutClientCertificate_failsTheHandshake() {
+    void library_withoutClientCertificate_failsTheHandshake_namingTheMissingCertificate() {
         server = PackagedServer.start(directory, pki, Engine.MEMORY);
         FeedClientBuilder anonymous = FeedClientBuilder.create(server.tls()).setCaCertificatesFile(pki.caFile());
         FeedException failure = assertThrows(FeedException.class, anonymous::build);
         assertTrue(failure.getMessage().startsWith("Failed handshake with server"), failure.getMessage());
+        assertTrue(failure.getMessage().endsWith("; " + NO_CERTIFICATE), failure.getMessage());
     }
 
     @Test
@@ -194,13 +196,24 @@ class FeedClientEndToEndTest {
     }
 
     @Test
-    void cli_withoutClientCertificate_exitsWith1_namingTheFailedHandshake() throws IOException {
+    void cli_feedWithoutClientCertificate_exitsWith1_namingTheMissingCertificate() throws IOException {
         server = PackagedServer.start(directory, pki, Engine.MEMORY);
         Path feed = Files.writeString(directory.resolve("feed.jsonl"), small.jsonl());
         Cli fed = Cli.run("feed", "--file", feed.toString(), "--endpoint", server.tls().toString(),
                           "--ca-certificates", pki.caFile().toString(), "--silent");
         assertEquals(1, fed.exit(), fed.err());
         assertTrue(fed.err().startsWith("Error: Failed handshake with server"), fed.err());
+        assertTrue(fed.err().contains("; " + NO_CERTIFICATE + "\n"), fed.err());
+    }
+
+    @Test
+    void cli_visitWithoutClientCertificate_exitsWith1_atOnce_namingTheMissingCertificate() {
+        server = PackagedServer.start(directory, pki, Engine.MEMORY);
+        Cli visited = Cli.run("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER,
+                              "--ca-certificates", pki.caFile().toString(), "--slices", "1", "--silent");
+        assertEquals(1, visited.exit(), visited.err());
+        assertTrue(visited.err().startsWith("Error: Visiting slice 0 failed: "), visited.err());
+        assertTrue(visited.err().endsWith("; " + NO_CERTIFICATE + "\n"), visited.err());
     }
 
     private FeedClientBuilder h2c() {
