@@ -109,7 +109,7 @@ class FeedClientEndToEndTest {
         server = PackagedServer.start(directory, pki, Engine.EMBEDDED);
         Path feed = Files.writeString(directory.resolve("feed.jsonl"), large.jsonl());
         Cli fed = Cli.run(withTls("feed", "--file", feed.toString(), "--endpoint", server.tls().toString(), "--connections", "2",
-                                  "--silent", "--show-all", "--benchmark", "--exit-on-feed-errors"));
+                                  "--compression", "gzip", "--silent", "--show-all", "--benchmark", "--exit-on-feed-errors"));
         assertEquals(0, fed.exit(), fed.err());
         Map<String, Object> stats = JsonTree.object(fed.out());
         assertEquals((long) large.operations().size(), stats.get("feeder.ok.count"));
