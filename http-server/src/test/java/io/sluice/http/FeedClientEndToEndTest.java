@@ -55,8 +55,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FeedClientEndToEndTest {
 
     private static final int SLICES = 4;
-    private static final Corpus large = Corpus.of(3000);
-    private static final Corpus small = Corpus.of(600);
+    private static final Corpus large = Corpus.of(2000);
+    private static final Corpus small = Corpus.of(500);
     private static final String NO_CERTIFICATE = "the server asked for a client certificate, but none is configured";
 
     @TempDir
@@ -183,12 +183,12 @@ class FeedClientEndToEndTest {
         server = PackagedServer.start(directory, pki, Engine.EMBEDDED);
         assertEquals(small.results(), feed(h2c(), small));
         Cli deleted = Cli.run(withTls("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER,
-                                      "--selection", "music.year < 500", "--delete-where", "--slices", String.valueOf(SLICES),
+                                      "--selection", "music.year < 250", "--delete-where", "--slices", String.valueOf(SLICES),
                                       "--connections", "2", "--silent"));
         assertEquals(0, deleted.exit(), deleted.err());
         Map<String, Object> remaining = new HashMap<>();
         small.documents().forEach((id, fields) -> {
-            if ((Long) fields.get("year") >= 500)
+            if ((Long) fields.get("year") >= 250)
                 remaining.put(id, fields);
         });
         assertTrue(remaining.size() < small.documents().size() && ! remaining.isEmpty());
