@@ -220,7 +220,8 @@ public final class FeedClientBuilder {
         catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             cluster.close();
             Throwable cause = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
-            throw new FeedException(null, "Failed handshake with server after " + Duration.ofNanos(System.nanoTime() - start) + ": " + cause, cause);
+            String problem = cluster instanceof Http2Cluster ? ((Http2Cluster) cluster).clientCertificateProblem().map(p -> "; " + p).orElse("") : "";
+            throw new FeedException(null, "Failed handshake with server after " + Duration.ofNanos(System.nanoTime() - start) + ": " + cause + problem, cause);
         }
         catch (InterruptedException e) {
             cluster.close();

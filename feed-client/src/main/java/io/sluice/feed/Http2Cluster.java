@@ -117,6 +117,11 @@ final class Http2Cluster implements Cluster {
         }
     }
 
+    /** Why TLS connections may be refused, if a server asked for a client certificate this client could not present. */
+    java.util.Optional<String> clientCertificateProblem() {
+        return clients.clientCertificateProblem();
+    }
+
     @Override public void close() {
         for (Exchange exchange; (exchange = waiting.poll()) != null; )
             exchange.callback.failed(new IOException("Client closed"));

@@ -13,9 +13,11 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509KeyManager;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
@@ -23,6 +25,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds Jetty HTTP/2-only clients from the builder's settings: h2c with prior knowledge for {@code http://}, h2 over
@@ -34,6 +37,7 @@ final class HttpClients implements AutoCloseable {
 
     private final FeedClientBuilder settings;
     private final SSLContext sslContext;
+    private final ClientCertificateProbe probe; // null with a complete SSLContext from the caller
     private final QueuedThreadPool threads;
     private final ScheduledExecutorScheduler scheduler;
     private final List<HttpClient> clients = new ArrayList<>();
@@ -41,7 +45,8 @@ final class HttpClients implements AutoCloseable {
 
     HttpClients(FeedClientBuilder settings, int clientCount) {
         this.settings = settings;
-        this.sslContext = sslContext(settings);
+        this.probe = settings.sslContext == null && usesTls(settings) ? new ClientCertificateProbe(keyManager(settings)) : null;
+        this.sslContext = settings.sslContext != null ? settings.sslContext : probe == null ? null : sslContext(settings, probe);
         int cpus = Runtime.getRuntime().availableProcessors();
         this.threads = new QueuedThreadPool(Math.max(Math.min(cpus, 64), 8) + clientCount, 2);
         this.threads.setName("sluice-feed");
@@ -118,20 +123,33 @@ final class HttpClients implements AutoCloseable {
         return factory;
     }
 
-    private static SSLContext sslContext(FeedClientBuilder settings) {
-        if (settings.sslContext != null) return settings.sslContext;
-        if (settings.certificate == null && settings.caCertificates == null) return null;
+    private static boolean usesTls(FeedClientBuilder settings) {
+        return settings.endpoints.stream().anyMatch(endpoint -> "https".equals(endpoint.getScheme()))
+               || settings.certificate != null || settings.caCertificates != null;
+    }
+
+    /** The key manager of the configured client certificate, or null if none is. */
+    private static X509KeyManager keyManager(FeedClientBuilder settings) {
+        if (settings.certificate == null) return null;
         try {
-            KeyManagerFactory keys = null;
-            if (settings.certificate != null) {
-                List<X509Certificate> chain = Pem.certificates(settings.certificate);
-                PrivateKey key = Pem.privateKey(settings.privateKey);
-                KeyStore store = KeyStore.getInstance("PKCS12");
-                store.load(null, null);
-                store.setKeyEntry("client", key, new char[0], chain.toArray(new X509Certificate[0]));
-                keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                keys.init(store, new char[0]);
-            }
+            List<X509Certificate> chain = Pem.certificates(settings.certificate);
+            PrivateKey key = Pem.privateKey(settings.privateKey);
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry("client", key, new char[0], chain.toArray(new X509Certificate[0]));
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, new char[0]);
+            for (KeyManager manager : keys.getKeyManagers())
+                if (manager instanceof X509KeyManager) return (X509KeyManager) manager;
+            throw new GeneralSecurityException("No X.509 key manager for the client certificate");
+        }
+        catch (GeneralSecurityException | java.io.IOException e) {
+            throw new FeedException(null, "Failed setting up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    private static SSLContext sslContext(FeedClientBuilder settings, ClientCertificateProbe probe) {
+        try {
             TrustManagerFactory trust = null;
             if (settings.caCertificates != null) {
                 KeyStore store = KeyStore.getInstance("PKCS12");
@@ -143,12 +161,20 @@ final class HttpClients implements AutoCloseable {
                 trust.init(store);
             }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys == null ? null : keys.getKeyManagers(), trust == null ? null : trust.getTrustManagers(), null);
+            context.init(new KeyManager[] { probe }, trust == null ? null : trust.getTrustManagers(), null);
             return context;
         }
         catch (GeneralSecurityException | java.io.IOException e) {
             throw new FeedException(null, "Failed setting up TLS: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Why TLS connections may be refused: a server asked for a client certificate that this client could not present.
+     * Under TLS 1.3 such a refusal reaches the client only as a closed connection.
+     */
+    Optional<String> clientCertificateProblem() {
+        return probe == null ? Optional.empty() : probe.problem();
     }
 
     /** {@code scheme://host:port} of an endpoint, with the default port made explicit. */

@@ -42,6 +42,7 @@ public final class VisitClient implements AutoCloseable {
     private final HttpClient[] httpClients;
     private final String[] bases;
     private final Map<String, Supplier<String>> headers;
+    private volatile boolean answered = false; // whether any request got an HTTP response
 
     VisitClient(FeedClientBuilder settings) {
         List<URI> endpoints = settings.endpoints;
@@ -127,6 +128,10 @@ public final class VisitClient implements AutoCloseable {
 
     private int backoff(Outcome outcome, int failures, int sliceId, String error) {
         if (outcome == Outcome.FAILED) throw new FeedException("Visiting slice " + sliceId + " failed: " + error);
+        if ( ! answered) { // a server refusing the client's certificate (or its absence) does not change its mind
+            Optional<String> problem = clients.clientCertificateProblem();
+            if (problem.isPresent()) throw new FeedException("Visiting slice " + sliceId + " failed: " + error + "; " + problem.get());
+        }
         if (outcome != Outcome.THROTTLED && ++failures > MAX_FAILURES)
             throw new FeedException("Visiting slice " + sliceId + " failed " + MAX_FAILURES + " times in a row; last: " + error);
         long delay = (long) (Math.min(10_000, 100 * Math.pow(1.5, Math.min(failures, 20))) * (0.5 + 0.5 * ThreadLocalRandom.current().nextDouble()));
@@ -158,6 +163,7 @@ public final class VisitClient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new FeedException("Interrupted while visiting");
         }
+        answered = true;
         try (InputStream in = listener.getInputStream()) {
             if (response.getStatus() != 200) {
                 Page page = parsePage(response.getStatus(), in.readAllBytes());
@@ -355,6 +361,7 @@ public final class VisitClient implements AutoCloseable {
     private Page page(Request request) {
         try {
             var response = request.timeout(request.getIdleTimeout(), TimeUnit.MILLISECONDS).send();
+            answered = true;
             return parsePage(response.getStatus(), response.getContent());
         }
         catch (ExecutionException | TimeoutException e) {

@@ -71,13 +71,17 @@ public final class TestPki {
         this.otherClient = issue(otherCa, "CN=stranger", ec(), false, false);
     }
 
-    /** Generates the PKI and writes {@code ca.pem}, {@code server-key.pem} (PKCS#8), {@code server-key-sec1.pem}, {@code server-cert.pem}. */
+    /**
+     * Generates the PKI and writes {@code ca.pem}, {@code server-key.pem} (PKCS#8), {@code server-key-sec1.pem},
+     * {@code server-cert.pem}, and the client's {@code client-key.pem} (PKCS#8) and {@code client-cert.pem}.
+     */
     public static TestPki create(Path directory) {
         try {
             TestPki pki = new TestPki(directory);
-            pki.writeServerFiles(pki.server, directory.resolve("server-key.pem"), directory.resolve("server-cert.pem"));
+            pki.writeIdentityFiles(pki.server, directory.resolve("server-key.pem"), directory.resolve("server-cert.pem"));
             Files.writeString(directory.resolve("server-key-sec1.pem"), sec1Pem(pki.server));
             Files.writeString(directory.resolve("ca.pem"), pem(pki.ca.certificate()));
+            pki.writeIdentityFiles(pki.client, directory.resolve("client-key.pem"), directory.resolve("client-cert.pem"));
             return pki;
         }
         catch (GeneralSecurityException e) {
@@ -92,6 +96,8 @@ public final class TestPki {
     public Path serverKeyFile() { return directory.resolve("server-key.pem"); }
     public Path serverSec1KeyFile() { return directory.resolve("server-key-sec1.pem"); }
     public Path serverCertificateFile() { return directory.resolve("server-cert.pem"); }
+    public Path clientKeyFile() { return directory.resolve("client-key.pem"); }
+    public Path clientCertificateFile() { return directory.resolve("client-cert.pem"); }
     public Identity server() { return server; }
 
     /** TLS settings using the server key (PKCS#8) and certificate, and this CA for clients. */
@@ -122,7 +128,7 @@ public final class TestPki {
     public Identity rotateServer() {
         try {
             Identity fresh = issue(ca, "CN=localhost", ec(), false, true);
-            writeServerFiles(fresh, serverKeyFile(), serverCertificateFile());
+            writeIdentityFiles(fresh, serverKeyFile(), serverCertificateFile());
             return fresh;
         }
         catch (GeneralSecurityException e) {
@@ -173,7 +179,8 @@ public final class TestPki {
         }
     }
 
-    private void writeServerFiles(Identity identity, Path keyFile, Path certificateFile) throws IOException {
+    /** Writes the key (PKCS#8) and the chain of {@code identity}. */
+    private void writeIdentityFiles(Identity identity, Path keyFile, Path certificateFile) throws IOException {
         Files.writeString(keyFile, pkcs8Pem(identity));
         Files.writeString(certificateFile, pem(identity.certificate()) + pem(ca.certificate()));
     }

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Compatibility with the official {@code com.yahoo.vespa:vespa-feed-client}: its {@code JsonFeeder} feeds 10 000
  * puts, updates and removes (ids with slashes, spaces, plus signs, {@code n=} and {@code g=}) over h2c and over h2+TLS,
- * then every document is checked by GET.
+ * then every document is checked by GET, and the whole corpus by a visit in slices.
  */
 class VespaFeedClientCompatibilityTest {
 
@@ -64,6 +64,7 @@ class VespaFeedClientCompatibilityTest {
         fixture = DocumentServers.start(pki, DocumentServers.memoryHandler(DocumentApiConfig.defaults()));
         feed(fixture.uri(Transport.H2C_PRIOR_KNOWLEDGE, "/"), null);
         assertStored(Transport.H2C_PRIOR_KNOWLEDGE);
+        assertVisited(Transport.H2C_PRIOR_KNOWLEDGE);
     }
 
     @Test
@@ -71,6 +72,7 @@ class VespaFeedClientCompatibilityTest {
         fixture = DocumentServers.start(pki, DocumentServers.memoryHandler(DocumentApiConfig.defaults()));
         feed(fixture.uri(Transport.H2_TLS, "/"), pki.caFile());
         assertStored(Transport.H2_TLS);
+        assertVisited(Transport.H2_TLS);
     }
 
     /** The id of document {@code i}: a mix of plain ids, ids needing escapes, and n= and g= ids. */
@@ -166,8 +168,35 @@ class VespaFeedClientCompatibilityTest {
         }
         assertTrue(done.await(2, TimeUnit.MINUTES));
         assertEquals(Map.of(), mismatches);
-        // TODO(visiting): once visiting exists, also visit the whole corpus with slices (GET /document/v1/?cluster=music
-        //  &slices=4&sliceId=i, following continuations) and assert it holds exactly the expected documents.
+    }
+
+    /** Every live document exactly once, with exactly its fields, and no removed one, in 4 slices each paged to its end. */
+    private void assertVisited(Transport transport) throws Exception {
+        Map<String, Object> expected = new HashMap<>();
+        for (int i = 0; i < PUTS; i++)
+            if (expected(i) != null)
+                expected.put(id(i), expected(i));
+        HttpClient http = fixture.client(transport);
+        Map<String, Object> visited = new HashMap<>();
+        List<String> duplicates = new ArrayList<>();
+        for (int slice = 0; slice < 4; slice++) {
+            String continuation = null;
+            do {
+                String query = "/document/v1/?cluster=music&slices=4&sliceId=" + slice + "&wantedDocumentCount=500"
+                               + (continuation == null ? "" : "&continuation=" + encode(continuation));
+                var response = http.newRequest(fixture.uri(transport, query)).timeout(30, TimeUnit.SECONDS).send();
+                assertEquals(200, response.getStatus(), response.getContentAsString());
+                Map<String, Object> page = JsonTree.object(response.getContentAsString());
+                for (Object document : (List<?>) page.get("documents")) {
+                    Map<?, ?> fields = (Map<?, ?>) document;
+                    if (visited.put((String) fields.get("id"), fields.get("fields")) != null)
+                        duplicates.add((String) fields.get("id"));
+                }
+                continuation = (String) page.get("continuation");
+            } while (continuation != null);
+        }
+        assertEquals(List.of(), duplicates);
+        assertEquals(expected, visited);
     }
 
     /** What is wrong with the answer to a GET of document {@code i}, or null if nothing. */
