@@ -1,0 +1,71 @@
+import io.sluice.config.ConnectorConfig;
+import io.sluice.config.ServerConfig;
+import io.sluice.config.SslConfig;
+import io.sluice.http.Connectors;
+import io.sluice.http.tls.TlsContextFactories;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The benchmark ceiling: bare Jetty with Sluice's own connectors (same factories, HTTP/2 settings and TLS policy) and
+ * a single handler that answers every request with a fixed small body, as /status.html does. No routing, statistics,
+ * compression or graceful-stop wrappers: whatever Sluice adds on top is the gap to this.
+ *
+ * Run from the repository root, with the server jar built:
+ *   java -cp http-server/target/sluice-server.jar bench/ceiling/CeilingServer.java PORT [TLS_PORT KEY.pem CERT.pem]
+ */
+public class CeilingServer {
+
+    static final class Fixed extends Handler.Abstract.NonBlocking {
+        private static final PreEncodedHttpField contentType = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
+        private final ByteBuffer body = ByteBuffer.wrap("<title>OK</title>\n".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            response.setStatus(200);
+            response.getHeaders().put(contentType);
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
+            response.write(true, body.slice(), callback);
+            return true;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1 && args.length != 4) {
+            System.err.println("Usage: CeilingServer PORT [TLS_PORT KEY.pem CERT.pem]");
+            System.exit(2);
+        }
+        int threads = 16 + Runtime.getRuntime().availableProcessors();
+        var pool = new QueuedThreadPool(threads, threads);
+        pool.setName("ceiling");
+        var server = new Server(pool);
+        Duration stopTimeout = Duration.ofSeconds(5);
+        server.addConnector(Connectors.create(server, ServerConfig.cleartext("plain", Integer.parseInt(args[0])), Optional.empty(),
+                                              Optional.empty(), stopTimeout));
+        if (args.length == 4) {
+            var ssl = new SslConfig(Path.of(args[2]), Path.of(args[3]), Optional.empty(), SslConfig.ClientAuthentication.DISABLED,
+                                    List.of(), List.of());
+            var config = new ServerConfig("tls", Integer.parseInt(args[1]), Optional.of(ssl), ConnectorConfig.defaults());
+            server.addConnector(Connectors.create(server, config, Optional.empty(), Optional.of(TlsContextFactories.create(ssl)), stopTimeout));
+        }
+        server.setHandler(new Fixed());
+        server.setStopAtShutdown(true);
+        server.start();
+        System.out.println("Ceiling listening on port " + args[0] + (args.length == 4 ? " and TLS port " + args[1] : ""));
+        server.join();
+    }
+
+}

@@ -1,0 +1,34 @@
+package io.sluice.container;
+
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.util.function.LongSupplier;
+
+/** Records each request's latency, from entering this handler to its callback completing, in {@link RequestStatistics}. */
+public class RequestStatisticsHandler extends Handler.Wrapper {
+
+    private final RequestStatistics statistics;
+    private final LongSupplier nanoTime;
+
+    public RequestStatisticsHandler(RequestStatistics statistics, LongSupplier nanoTime, Handler handler) {
+        super(handler);
+        this.statistics = statistics;
+        this.nanoTime = nanoTime;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        long start = nanoTime.getAsLong();
+        Runnable record = () -> statistics.record(nanoTime.getAsLong() - start);
+        Callback recording = new Callback() {
+            @Override public void succeeded() { record.run(); callback.succeeded(); }
+            @Override public void failed(Throwable x) { record.run(); callback.failed(x); }
+            @Override public InvocationType getInvocationType() { return callback.getInvocationType(); }
+        };
+        return super.handle(request, response, recording);
+    }
+
+}

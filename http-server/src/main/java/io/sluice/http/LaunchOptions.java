@@ -1,0 +1,64 @@
+package io.sluice.http;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The options of {@code serve}.
+ *
+ * @param application   the application package directory ({@code --app}, default {@code apps/default})
+ * @param port          overrides the port of the first cleartext server ({@code --port})
+ * @param dataDirectory where content is stored ({@code --data}); empty means as the package says
+ */
+public record LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory) {
+
+    public static final Path DEFAULT_APPLICATION = Path.of("apps", "default");
+
+    public LaunchOptions {
+        Objects.requireNonNull(application, "application");
+        Objects.requireNonNull(port, "port");
+        Objects.requireNonNull(dataDirectory, "dataDirectory");
+    }
+
+    /**
+     * Parses the arguments after {@code serve}.
+     *
+     * @throws IllegalArgumentException naming an unknown option, a missing value or a bad port
+     */
+    public static LaunchOptions parse(String... args) {
+        Path application = DEFAULT_APPLICATION;
+        OptionalInt port = OptionalInt.empty();
+        Optional<Path> data = Optional.empty();
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            switch (option) {
+                case "--app": application = Path.of(value(args, ++i, option)); break;
+                case "--data": data = Optional.of(Path.of(value(args, ++i, option))); break;
+                case "--port": port = OptionalInt.of(port(value(args, ++i, option))); break;
+                default: throw new IllegalArgumentException("Unknown option '" + option + "'");
+            }
+        }
+        return new LaunchOptions(application, port, data);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length)
+            throw new IllegalArgumentException("Option " + option + " needs a value");
+        return args[i];
+    }
+
+    private static int port(String value) {
+        try {
+            int port = Integer.parseInt(value);
+            if (port >= 0 && port <= 65535)
+                return port;
+        }
+        catch (NumberFormatException ignored) {
+            // Reported below with the value.
+        }
+        throw new IllegalArgumentException("--port must be a number in [0, 65535], but was '" + value + "'");
+    }
+
+}

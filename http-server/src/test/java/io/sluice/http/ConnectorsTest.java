@@ -1,0 +1,69 @@
+package io.sluice.http;
+
+import io.sluice.config.ConnectorConfig;
+import io.sluice.config.ServerConfig;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.io.WindowRateControl;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+/** The Vespa defaults reach Jetty's connector and HTTP/2 settings. */
+class ConnectorsTest {
+
+    private final ServerConnector connector =
+            Connectors.create(new Server(), ServerConfig.cleartext("plain", 0), Optional.empty(), Optional.empty(), Duration.ofSeconds(300));
+
+    @Test
+    void cleartext_servesHttp11ThenH2c() {
+        assertEquals(List.of("http/1.1", "h2c"), connector.getProtocols());
+    }
+
+    @Test
+    void connector_usesVespaTimeouts() {
+        assertEquals(180_000, connector.getIdleTimeout());
+        assertEquals(1_000, connector.getShutdownIdleTimeout());
+        assertEquals("plain", connector.getName());
+    }
+
+    @Test
+    void http2_usesVespaWindowsAndStreams() {
+        var h2 = connector.getConnectionFactory(HTTP2CServerConnectionFactory.class);
+        assertEquals(512, h2.getMaxConcurrentStreams());
+        assertEquals(600_000, h2.getStreamIdleTimeout());
+        assertEquals(1 << 24, h2.getInitialSessionRecvWindow());
+        assertEquals(1 << 20, h2.getInitialStreamRecvWindow());
+        assertInstanceOf(WindowRateControl.Factory.class, h2.getRateControlFactory());
+    }
+
+    @Test
+    void httpConfiguration_hidesServerAndSizesHeaders() {
+        HttpConfiguration http = connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration();
+        assertFalse(http.getSendServerVersion());
+        assertEquals(64 * 1024, http.getRequestHeaderSize());
+        assertEquals(64 * 1024, http.getResponseHeaderSize());
+        assertEquals(64 * 1024, http.getOutputBufferSize());
+    }
+
+    @Test
+    void overrides_fromServicesXmlReachJetty() {
+        var settings = new ConnectorConfig(Duration.ofSeconds(90), Duration.ofSeconds(30), 100, 1 << 22, 1 << 18, 1000,
+                                           16 * 1024, 16 * 1024, 32 * 1024);
+        var custom = Connectors.create(new Server(), new ServerConfig("c", 0, Optional.empty(), settings), Optional.empty(), Optional.empty(),
+                                       Duration.ofSeconds(300));
+        assertEquals(90_000, custom.getIdleTimeout());
+        assertEquals(100, custom.getConnectionFactory(HTTP2CServerConnectionFactory.class).getMaxConcurrentStreams());
+        assertEquals(16 * 1024, custom.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().getRequestHeaderSize());
+    }
+
+}
