@@ -114,7 +114,7 @@ feed() {  # feeder transport
     ok=0 seconds=1
   fi
   local key="$feeder/$transport" rate
-  rate="$(awk -v n="$ok" -v s="$seconds" 'BEGIN { printf "%.1f", s > 0 ? n / s : 0 }')"
+  rate="$(awk -v n="$ok" -v s="$seconds" 'BEGIN { printf "%.1f", (s > 0 ? n / s : 0) }')"
   rates[$key]="${rates[$key]:-} $rate"
   client_cpus[$key]="${client_cpus[$key]:-} $cpu_seconds"
   rsss[$key]="${rsss[$key]:-} $(( rss_kib / 1024 ))"

@@ -86,11 +86,13 @@ done
 [[ ${#cases[@]} -gt 0 ]] || bench_die "no case matches CASES='$CASES'"
 
 failures=0
-# Runs one case against one server; prints "req/s CPU-microseconds-per-request", or "0 0" after reporting a failure.
+# Runs one case against one server; prints "2xx/s CPU-microseconds-per-2xx non-2xx-count", or "0 0 0" after
+# reporting a failure.
 run() {  # server pid request transport options protocol
-  local server="$1" pid="$2" request="$3" transport="$4" options="$5" protocol="$6" conns threads out before after
-  local post=() rate requests bad
+  local server="$1" pid="$2" request="$3" transport="$4" options="$5" protocol="$6" threads out before after
+  local post=() ok other failed errored conns streams
   conns="$(sed -E 's/.*-c([0-9]+).*/\1/' <<<"$options")"
+  streams="$(sed -E 's/.*-m([0-9]+).*/\1/' <<<"$options")"
   threads=$(( conns < H2LOAD_THREADS ? conns : H2LOAD_THREADS ))
   [[ "$request" == POST ]] && post=(-d "$bench_work/body.json" -H 'Content-Type: application/json')
   # shellcheck disable=SC2086 # options is a list of options
@@ -103,24 +105,23 @@ run() {  # server pid request transport options protocol
   wait "$h2load_pid" || true
   after="$(bench_cpu_ticks "$pid")"
   out="$(cat "$bench_work/h2load.out")"
-  rate="$(sed -nE 's/^finished in [^,]+, ([0-9.]+) req\/s.*/\1/p' <<<"$out")"
-  # With -D, requests still in flight when time is up count as failed: allow up to one per stream.
-  bad="$(awk -v limit="$(( conns * $(sed -E 's/.*-m([0-9]+).*/\1/' <<<"$options") ))" '
-           /^requests:/ { failed = $10; errored = $12 }
-           /^status codes:/ { other = $5 + $7 + $9 }
-           END { print (errored > 0 || other > 0 || failed > limit || failed == "") ? 1 : 0 }' <<<"$out")"
-  if [[ -z "$rate" || "$bad" == 1 ]] || ! grep -q "Application protocol: $protocol\$" <<<"$out"; then
+  # Only 2xx responses count; others (e.g. 429 when operations wait too long) are reported next to the table. With
+  # -D, requests still in flight when time is up count as failed, so up to one per stream is allowed.
+  read -r ok other failed errored <<<"$(awk '
+      /^requests:/ { failed = $10; errored = $12 }
+      /^status codes:/ { ok = $3; other = $5 + $7 + $9 }
+      END { print ok + 0, other + 0, failed + 0, errored + 0 }' <<<"$out")"
+  if (( ok == 0 || errored > 0 || failed > conns * streams )) || ! grep -q "Application protocol: $protocol\$" <<<"$out"; then
     echo "h2load failed against $server ($request $transport $options, expecting $protocol):" >&2
     grep -E 'Application protocol|requests:|status codes:|error|fail' <<<"$out" | head -n 8 >&2
-    echo "0 0"
+    echo "0 0 0"
     return 1
   fi
-  requests="$(awk -v r="$rate" -v d="$DURATION" 'BEGIN { print r * d }')"
-  awk -v r="$rate" -v ticks="$(( after - before ))" -v hz="$bench_clk_tck" -v n="$requests" \
-      'BEGIN { printf "%s %.1f\n", r, n > 0 ? ticks / hz * 1e6 / n : 0 }'
+  awk -v ok="$ok" -v other="$other" -v d="$DURATION" -v ticks="$(( after - before ))" -v hz="$bench_clk_tck" \
+      'BEGIN { printf "%.1f %.1f %d\n", ok / d, (ok > 0 ? ticks / hz * 1e6 / ok : 0), other }'
 }
 
-declare -A rates cpus
+declare -A rates cpus others
 bench_log "${#cases[@]} cases x $ROUNDS rounds x 2 servers, ${WARMUP}s + ${DURATION}s each"
 for ((round = 1; round <= ROUNDS; round++)); do
   for case in "${cases[@]}"; do
@@ -129,7 +130,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
     for server in "${order[@]}"; do
       if [[ "$server" == sluice ]]; then pid="$sluice_pid"; else pid="$ceiling_pid"; fi
       result="$(run "$server" "$pid" "$request" "$transport" "$options" "$protocol")" || failures=$((failures + 1))
-      read -r rate cpu <<<"$result"
+      read -r rate cpu other <<<"$result"
+      (( other > 0 )) && others[$server/$name]=$(( ${others[$server/$name]:-0} + other ))
       rates[$server/$name]="${rates[$server/$name]:-} $rate"
       cpus[$server/$name]="${cpus[$server/$name]:-} $cpu"
     done
@@ -158,6 +160,10 @@ for case in "${cases[@]}"; do
   echo "| $name | $(bench_fmt "$s") ($(bench_fmt "$s_min")–$(bench_fmt "$s_max")) |" \
        "$(bench_fmt "$c") ($(bench_fmt "$c_min")–$(bench_fmt "$c_max")) | $(bench_ratio "$s" "$c") |" \
        "$(bench_fmt "$s_cpu" 0) | $(bench_fmt "$c_cpu" 0) |"
+done
+for key in "${!others[@]}"; do
+  echo
+  echo "Non-2xx responses (not counted): ${key/\// } ${others[$key]}."
 done
 if (( failures > 0 )); then
   echo
