@@ -6,9 +6,9 @@
 # on a shared machine hits both. Prints a markdown table: req/s median (min-max) of each, the ratio of the medians,
 # and server CPU per request (median).
 #
-# Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~11 min by default)
+# Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~13 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
-#   DURATION=10 WARMUP=3 ROUNDS=3          seconds measured and warmed up per run, rounds per case
+#   DURATION=5 WARMUP=3 ROUNDS=3           seconds measured and warmed up per run, rounds per case
 #   CASES='.'                              extended regex on case names ("GET h2 TLS 4x256"), e.g. 'GET .* 1x'
 #   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
 #   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST
@@ -16,9 +16,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
-  DURATION="${DURATION:-3}" WARMUP="${WARMUP:-1}" ROUNDS="${ROUNDS:-1}"
+  DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}" ROUNDS="${ROUNDS:-1}"
 fi
-DURATION="${DURATION:-10}"
+DURATION="${DURATION:-5}"
 WARMUP="${WARMUP:-3}"
 ROUNDS="${ROUNDS:-3}"
 CASES="${CASES:-.}"

@@ -21,7 +21,7 @@ for part in "${parts[@]}"; do
       java -jar jmh-benchmarks/target/benchmarks.jar -f 1 -wi 0 -i 1 -r 1s -foe true -p bytes=1024 \
            'DocumentJsonBenchmark.readPut|DocumentIdBenchmark.bucketId|SelectionBenchmark.evaluate|ContinuationTokenBenchmark.parseAndCheck|DocumentV1ApiHandlerBenchmark'
       ;;
-    h2load) DURATION="${DURATION:-2}" bench/h2load.sh ;;
+    h2load) bench/h2load.sh ;;
     feed) bench/feed.sh ;;
     visit) bench/visit.sh ;;
     *) echo "Unknown part '$part': use jmh, h2load, feed or visit" >&2; exit 2 ;;
