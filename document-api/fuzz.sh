@@ -6,7 +6,12 @@
 # normal build). The generated working corpus goes to document-api/.cifuzz-corpus/ (ignored by git).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=("ParserFuzzTest#documentId" "ParserFuzzTest#selection" "UpdateBodyFuzzTest#updateBody")
+targets=("ParserFuzzTest#documentId"
+         "ParserFuzzTest#selection"
+         "DocumentJsonFuzzTest#readPut_anyBytes_givesDocumentOrTypedError"
+         "UpdateBodyFuzzTest#updateBody"
+         "SchemaFuzzTest#parse_anyText_givesTypesOrTypedError"
+         "FieldSetFuzzTest#parse_anyText_givesFieldSetOrTypedError")
 for target in "${targets[@]}"; do
   echo "== fuzzing ${target}"
   JAZZER_FUZZ=1 ./mvnw -B -q -pl document-api test -Dtest="${target}" -Dsurefire.failIfNoSpecifiedTests=false

@@ -36,14 +36,36 @@ public final class RequestStatistics {
     private final LongAccumulator latencyMin = new LongAccumulator(Math::min, Long.MAX_VALUE);
     private final LongAccumulator latencyMax = new LongAccumulator(Math::max, 0);
     private final AtomicLong latencyLast = new AtomicLong();
+    private final LatencyHistogram histogram = new LatencyHistogram();
+    private final LongAdder[] statusClasses = { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() };
 
     public RequestStatistics(Clock clock) {
         this.clock = clock;
         this.created = clock.instant();
     }
 
+    /** Records one completed request that took {@code latencyNanos} and answered {@code status} (1xx–5xx). */
+    public void record(long latencyNanos, int status) {
+        if (status >= 100 && status < 600)
+            statusClasses[status / 100 - 1].increment();
+        record(latencyNanos);
+    }
+
+    /** Responses with status {@code n}xx so far, for {@code n} in 1–5. */
+    public long statusClassCount(int n) {
+        if (n < 1 || n > 5)
+            throw new IllegalArgumentException("status class must be in [1, 5], but was " + n);
+        return statusClasses[n - 1].sum();
+    }
+
+    /** The latency below which {@code quantile} of the requests completed, in nanoseconds, to about 19 %. */
+    public double latencyPercentileNanos(double quantile) {
+        return histogram.percentileNanos(quantile);
+    }
+
     /** Records one completed request that took {@code latencyNanos}. */
     public void record(long latencyNanos) {
+        histogram.record(latencyNanos);
         count.increment();
         latencySum.add(latencyNanos);
         latencyMin.accumulate(latencyNanos);

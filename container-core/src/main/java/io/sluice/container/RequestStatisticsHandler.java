@@ -22,10 +22,16 @@ public class RequestStatisticsHandler extends Handler.Wrapper {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         long start = nanoTime.getAsLong();
-        Runnable record = () -> statistics.record(nanoTime.getAsLong() - start);
         Callback recording = new Callback() {
-            @Override public void succeeded() { record.run(); callback.succeeded(); }
-            @Override public void failed(Throwable x) { record.run(); callback.failed(x); }
+            @Override public void succeeded() {
+                statistics.record(nanoTime.getAsLong() - start, response.getStatus());
+                callback.succeeded();
+            }
+            @Override public void failed(Throwable x) {
+                // Jetty answers 500 to a failed callback unless the response is already under way.
+                statistics.record(nanoTime.getAsLong() - start, response.isCommitted() ? response.getStatus() : 500);
+                callback.failed(x);
+            }
             @Override public InvocationType getInvocationType() { return callback.getInvocationType(); }
         };
         return super.handle(request, response, recording);

@@ -6,7 +6,16 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
+import org.eclipse.jetty.http.HttpHeader;
+
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Vespa's {@code /state/v1/} API: the resource list, {@code health}, {@code metrics}, {@code version} and
@@ -30,7 +39,17 @@ public class StateHandler extends ReadOnlyHandler {
         switch (path) {
             case ROOT: case "/state/v1": body = resources(request); break;
             case ROOT + "health": body = health(); break;
-            case ROOT + "metrics": body = metrics(); break;
+            case ROOT + "metrics":
+                if ("prometheus".equals(Request.extractQueryParameters(request).getValue("format"))) {
+                    byte[] text = prometheus().getBytes(StandardCharsets.UTF_8);
+                    response.setStatus(HttpStatus.OK_200);
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4");
+                    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, text.length);
+                    response.write(true, ByteBuffer.wrap(text), callback);
+                    return true;
+                }
+                body = metrics();
+                break;
             case ROOT + "version": body = version(); break;
             case ROOT + "config": body = config(); break;
             default: return false;
@@ -81,7 +100,54 @@ public class StateHandler extends ReadOnlyHandler {
         }, true);
     }
 
-    private static void writeMetrics(JsonGenerator json, RequestStatistics.Snapshot snapshot, String countName,
+    /**
+     * Everything {@code /state/v1/metrics} reports beyond the two request metrics: responses by status class, latency
+     * percentiles, and the registered sources.
+     */
+    private List<Metric> extraMetrics() {
+        List<Metric> metrics = new ArrayList<>();
+        RequestStatistics statistics = context.statistics();
+        for (int n = 1; n <= 5; n++)
+            metrics.add(Metric.counter("http.status." + n + "xx", Map.of(), statistics.statusClassCount(n)));
+        var percentiles = new LinkedHashMap<String, Number>();
+        percentiles.put("50percentile", statistics.latencyPercentileNanos(0.50) / 1e6);
+        percentiles.put("95percentile", statistics.latencyPercentileNanos(0.95) / 1e6);
+        percentiles.put("99percentile", statistics.latencyPercentileNanos(0.99) / 1e6);
+        metrics.add(new Metric("jdisc.http.latency.percentiles", Map.of(), percentiles));
+        metrics.addAll(context.metrics().metrics());
+        return metrics;
+    }
+
+    /** Vespa's Prometheus rendering: {@code name_value{dim="v",} number timestamp}, names made of [A-Za-z0-9_]. */
+    private String prometheus() {
+        long now = context.clock().millis();
+        RequestStatistics.Snapshot snapshot = context.statistics().snapshot();
+        List<Metric> metrics = new ArrayList<>();
+        metrics.add(Metric.counter("serverNumRequests", Map.of(), snapshot.count()));
+        var latency = new LinkedHashMap<String, Number>();
+        latency.put("count", snapshot.count());
+        latency.put("sum", snapshot.latencySumNanos() / 1e6);
+        latency.put("max", snapshot.latencyMaxNanos() / 1e6);
+        metrics.add(new Metric("jdisc.http.latency", Map.of(), latency));
+        metrics.addAll(extraMetrics());
+        StringBuilder text = new StringBuilder("# NOTE: THIS API IS NOT INTENDED FOR PUBLIC USE\n");
+        for (Metric metric : metrics) {
+            StringBuilder dimensions = new StringBuilder("{");
+            new TreeMap<>(metric.dimensions()).forEach((name, value) ->
+                    dimensions.append(sanitize(name)).append("=\"").append(value.replace("\\", "\\\\").replace("\"", "\\\""))
+                              .append("\","));
+            dimensions.append('}');
+            metric.values().forEach((name, value) -> text.append(sanitize(metric.name() + "_" + name)).append(dimensions)
+                                                         .append(' ').append(value).append(' ').append(now).append('\n'));
+        }
+        return text.toString();
+    }
+
+    private static String sanitize(String name) {
+        return name.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    private void writeMetrics(JsonGenerator json, RequestStatistics.Snapshot snapshot, String countName,
                                      String latencyName, double latencyUnit, boolean dimensions) throws IOException {
         json.writeObjectFieldStart("metrics");
         json.writeObjectFieldStart("snapshot");
@@ -114,8 +180,30 @@ public class StateHandler extends ReadOnlyHandler {
         if (dimensions) writeNoDimensions(json);
         json.writeEndObject();
 
+        if (dimensions)
+            for (Metric metric : extraMetrics()) {
+                json.writeStartObject();
+                json.writeStringField("name", metric.name());
+                json.writeObjectFieldStart("values");
+                for (Map.Entry<String, Number> value : metric.values().entrySet())
+                    writeNumber(json, value.getKey(), value.getValue());
+                json.writeEndObject();
+                json.writeObjectFieldStart("dimensions");
+                for (Map.Entry<String, String> dimension : new TreeMap<>(metric.dimensions()).entrySet())
+                    json.writeStringField(dimension.getKey(), dimension.getValue());
+                json.writeEndObject();
+                json.writeEndObject();
+            }
+
         json.writeEndArray();
         json.writeEndObject();
+    }
+
+    private static void writeNumber(JsonGenerator json, String name, Number value) throws IOException {
+        if (value instanceof Double || value instanceof Float)
+            json.writeNumberField(name, value.doubleValue());
+        else
+            json.writeNumberField(name, value.longValue());
     }
 
     private static void writeNoDimensions(JsonGenerator json) throws IOException {

@@ -8,6 +8,7 @@ import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.WindowRateControl;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -74,6 +75,8 @@ public final class Connectors {
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
         http.setSendDateHeader(true);
+        // As Vespa: /document/v1 ids carry %2F and empty or dot segments must reach the handler, which decides.
+        http.setUriCompliance(UriCompliance.LEGACY);
         http.setRequestHeaderSize(settings.requestHeaderSize());
         http.setResponseHeaderSize(settings.responseHeaderSize());
         http.setOutputBufferSize(settings.outputBufferSize());

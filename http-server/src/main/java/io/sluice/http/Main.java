@@ -86,9 +86,9 @@ public final class Main {
         ContainerCluster cluster = withPort(application.services().containers().get(0), options);
         var info = new ApplicationInfo(String.valueOf(directory.getFileName()), directory.toString(), checksum(services),
                                        1, Instant.now());
-        // The /document/v1 handler joins here when cluster.documentApi() is present: one more builder.handler(...) with
-        // HandlerRegistration.of(..., "http://*/document/v1/*").withRequestSizeLimit(maxDocumentSize) (inflated bytes).
-        SluiceServer server = SluiceServer.builder(cluster).application(info).build();
+        SluiceServer.Builder builder = SluiceServer.builder(cluster).application(info);
+        DocumentApi.mount(builder, application, cluster, DocumentApi.engines(options));
+        SluiceServer server = builder.build();
         server.start();
         return server;
     }

@@ -8,6 +8,8 @@ import io.sluice.container.BindingRouter;
 import io.sluice.container.HandlerRegistration;
 import io.sluice.container.HandlerRegistry;
 import io.sluice.container.JsonErrorHandler;
+import io.sluice.container.MetricsSource;
+import io.sluice.container.MetricsSources;
 import io.sluice.container.RequestStatistics;
 import io.sluice.container.RequestStatisticsHandler;
 import io.sluice.container.ServiceHealth;
@@ -66,7 +68,10 @@ public final class SluiceServer {
 
         var statistics = new RequestStatistics(builder.clock);
         var serverIds = cluster.servers().stream().map(ServerConfig::id).toList();
-        StatusHandlers.register(registry, new StatusContext(health, statistics, builder.application, serverIds, builder.clock));
+        var metrics = new MetricsSources();
+        builder.metricsSources.forEach(metrics::add);
+        StatusHandlers.register(registry, new StatusContext(health, statistics, builder.application, serverIds, builder.clock,
+                                                            metrics));
         builder.handlers.forEach(registry::register);
         for (HandlerConfig handler : cluster.handlers())
             registry.register(UserHandlers.create(handler, builder.classLoader));
@@ -224,6 +229,7 @@ public final class SluiceServer {
 
         private final ContainerCluster cluster;
         private final List<HandlerRegistration> handlers = new ArrayList<>();
+        private final List<MetricsSource> metricsSources = new ArrayList<>();
         private String host;
         private Clock clock = Clock.systemUTC();
         private ClassLoader classLoader = SluiceServer.class.getClassLoader();
@@ -243,6 +249,12 @@ public final class SluiceServer {
         /** Mounts one more handler, e.g. {@code /document/v1}. */
         public Builder handler(HandlerRegistration registration) {
             handlers.add(Objects.requireNonNull(registration, "registration"));
+            return this;
+        }
+
+        /** Reports more metrics at {@code /state/v1/metrics}, e.g. a handler's. */
+        public Builder metricsSource(MetricsSource source) {
+            metricsSources.add(Objects.requireNonNull(source, "source"));
             return this;
         }
 

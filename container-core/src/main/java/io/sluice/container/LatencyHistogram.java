@@ -1,0 +1,74 @@
+package io.sluice.container;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Latencies in logarithmic buckets (about 19 % wide, from 1 µs to over an hour), lock-free: count, sum, max and
+ * percentiles accurate to a bucket. Percentiles report the upper bound of the bucket holding that rank.
+ */
+public final class LatencyHistogram {
+
+    private static final int BUCKETS = 128;
+    private static final double GROWTH = 1.1892071150027210; // 2^(1/4)
+    private static final double FIRST_NANOS = 1_000;
+
+    private final AtomicLongArray buckets = new AtomicLongArray(BUCKETS);
+    private final LongAdder count = new LongAdder();
+    private final LongAdder sum = new LongAdder();
+    private final LongAccumulator max = new LongAccumulator(Math::max, 0);
+
+    /** Records one latency. */
+    public void record(long nanos) {
+        long value = Math.max(0, nanos);
+        buckets.incrementAndGet(bucket(value));
+        count.increment();
+        sum.add(value);
+        max.accumulate(value);
+    }
+
+    static int bucket(long nanos) {
+        if (nanos <= FIRST_NANOS)
+            return 0;
+        int index = (int) Math.ceil(Math.log(nanos / FIRST_NANOS) / Math.log(GROWTH));
+        return Math.min(BUCKETS - 1, index);
+    }
+
+    static double upperBoundNanos(int bucket) {
+        return FIRST_NANOS * Math.pow(GROWTH, bucket);
+    }
+
+    public long count() {
+        return count.sum();
+    }
+
+    public long sumNanos() {
+        return sum.sum();
+    }
+
+    public long maxNanos() {
+        return max.get();
+    }
+
+    /** The latency below which {@code quantile} (0–1) of the recorded ones are, in nanoseconds; 0 if none. */
+    public double percentileNanos(double quantile) {
+        long total = 0;
+        long[] copy = new long[BUCKETS];
+        for (int i = 0; i < BUCKETS; i++) {
+            copy[i] = buckets.get(i);
+            total += copy[i];
+        }
+        if (total == 0)
+            return 0;
+        long rank = Math.max(1, (long) Math.ceil(quantile * total));
+        long seen = 0;
+        for (int i = 0; i < BUCKETS; i++) {
+            seen += copy[i];
+            if (seen >= rank)
+                return Math.min(upperBoundNanos(i), maxNanos());
+        }
+        return maxNanos();
+    }
+
+}

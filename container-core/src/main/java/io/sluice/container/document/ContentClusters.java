@@ -1,0 +1,197 @@
+package io.sluice.container.document;
+
+import io.sluice.config.ApplicationPackage;
+import io.sluice.config.ConfigException;
+import io.sluice.config.ContentCluster;
+import io.sluice.container.HttpStatusException;
+import io.sluice.document.DocumentType;
+import io.sluice.document.DocumentTypes;
+import io.sluice.document.content.BucketSpace;
+import io.sluice.document.content.ContentBackend;
+import io.sluice.document.schema.SchemaParser;
+import org.eclipse.jetty.http.HttpStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The content clusters requests are routed to: for each, its backend and the document types it stores (and which of
+ * those are global). Owns the backends: {@link #close()} closes them all.
+ */
+public final class ContentClusters implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ContentClusters.class);
+
+    /**
+     * One content cluster.
+     *
+     * @param id          the {@code <content id>}, matched by the {@code cluster} parameter
+     * @param backend     where its documents are
+     * @param types       the document types it stores, by name, in configuration order
+     * @param globalTypes the names of those that are global (bucket space {@code global})
+     */
+    public record Cluster(String id, ContentBackend backend, List<String> types, List<String> globalTypes) {
+
+        public Cluster {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(backend, "backend");
+            types = List.copyOf(types);
+            globalTypes = List.copyOf(globalTypes);
+        }
+
+        /** Whether this cluster stores documents of type {@code type}. */
+        public boolean stores(String type) {
+            return types.contains(type);
+        }
+
+        /** The bucket space documents of {@code type} live in. */
+        public BucketSpace bucketSpace(String type) {
+            return globalTypes.contains(type) ? BucketSpace.GLOBAL : BucketSpace.DEFAULT;
+        }
+
+    }
+
+    private final DocumentTypes types;
+    private final Map<String, Cluster> clusters;
+
+    private ContentClusters(DocumentTypes types, List<Cluster> clusters) {
+        this.types = Objects.requireNonNull(types, "types");
+        var byId = new LinkedHashMap<String, Cluster>();
+        for (Cluster cluster : clusters)
+            if (byId.put(cluster.id(), cluster) != null)
+                throw new IllegalArgumentException("Duplicate content cluster id '" + cluster.id() + "'");
+        this.clusters = byId;
+    }
+
+    /** Clusters over already created backends (tests, embedding). */
+    public static ContentClusters of(DocumentTypes types, List<Cluster> clusters) {
+        return new ContentClusters(types, clusters);
+    }
+
+    /**
+     * Parses the application's schemas and creates a backend for every {@code <content>} cluster with the factory for
+     * its engine.
+     *
+     * @throws ConfigException if a schema does not parse, a cluster names an unknown document type, or no factory
+     *                         exists for a cluster's engine; backends already created are closed first
+     */
+    public static ContentClusters load(ApplicationPackage application,
+                                       Map<ContentCluster.Engine, ContentBackendFactory> factories) {
+        DocumentTypes types;
+        try {
+            types = SchemaParser.parseFiles(application.schemaFiles());
+        }
+        catch (RuntimeException e) {
+            throw new ConfigException("Invalid schemas in " + application.directory() + ": " + e.getMessage(), e);
+        }
+        List<Cluster> clusters = new ArrayList<>();
+        try {
+            for (ContentCluster content : application.services().contents()) {
+                for (ContentCluster.DocumentTypeRef document : content.documents())
+                    if ( ! types.contains(document.type()))
+                        throw new ConfigException("<content id='" + content.id() + "'> lists document type '"
+                                                  + document.type() + "', but no schema defines it; "
+                                                  + "schemas define " + types.all().stream().map(DocumentType::name).toList());
+                ContentBackendFactory factory = factories.get(content.engine());
+                if (factory == null)
+                    throw new ConfigException("<content id='" + content.id() + "'> uses engine "
+                                              + content.engine().name().toLowerCase(java.util.Locale.ROOT)
+                                              + ", which this server does not provide; available: "
+                                              + factories.keySet().stream().map(e -> e.name().toLowerCase(java.util.Locale.ROOT)).sorted().toList());
+                ContentBackend backend = factory.create(content, application, types);
+                clusters.add(new Cluster(content.id(), backend,
+                                         content.documents().stream().map(ContentCluster.DocumentTypeRef::type).toList(),
+                                         content.documents().stream().filter(ContentCluster.DocumentTypeRef::global)
+                                                .map(ContentCluster.DocumentTypeRef::type).toList()));
+            }
+        }
+        catch (RuntimeException e) {
+            clusters.forEach(cluster -> closeQuietly(cluster.backend()));
+            throw e;
+        }
+        return new ContentClusters(types, clusters);
+    }
+
+    /** Every document type of the application. */
+    public DocumentTypes types() {
+        return types;
+    }
+
+    /** The clusters, in configuration order. */
+    public List<Cluster> all() {
+        return List.copyOf(clusters.values());
+    }
+
+    /** The cluster with this id, if any. */
+    public Optional<Cluster> find(String id) {
+        return Optional.ofNullable(clusters.get(id));
+    }
+
+    /**
+     * The cluster named by a {@code cluster} parameter.
+     *
+     * @throws HttpStatusException 400 {@code Your Vespa deployment has no content cluster '<c>', only 'a', 'b'} — the
+     *                             exact text {@code vespa visit} parses to discover clusters
+     */
+    public Cluster named(String id) {
+        Cluster cluster = clusters.get(id);
+        if (cluster == null)
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400,
+                                          "Your Vespa deployment has no content cluster '" + id + "', only "
+                                          + clusters.keySet().stream().map(c -> "'" + c + "'").collect(Collectors.joining(", ")));
+        return cluster;
+    }
+
+    /**
+     * The cluster a single-document operation on {@code type} goes to: the named one if {@code cluster} is given (it
+     * must store the type), otherwise the first that stores it.
+     *
+     * @throws HttpStatusException 400 if the type does not exist, no cluster stores it, or the named cluster does not
+     */
+    public Cluster forDocumentType(String type, Optional<String> cluster) {
+        if ( ! types.contains(type))
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Document type " + type + " does not exist");
+        if (cluster.isPresent()) {
+            Cluster named = named(cluster.get());
+            if ( ! named.stores(type))
+                throw noSuchType(type, named);
+            return named;
+        }
+        for (Cluster candidate : clusters.values())
+            if (candidate.stores(type))
+                return candidate;
+        throw new HttpStatusException(HttpStatus.BAD_REQUEST_400,
+                                      "Document type " + type + " is not stored in any content cluster; clusters are "
+                                      + clusters.keySet().stream().map(c -> "'" + c + "'").collect(Collectors.joining(", ")));
+    }
+
+    /** 400 {@code There is no document type '<t>' in cluster '<c>', only '<t1>', ...}. */
+    public static HttpStatusException noSuchType(String type, Cluster cluster) {
+        return new HttpStatusException(HttpStatus.BAD_REQUEST_400,
+                                       "There is no document type '" + type + "' in cluster '" + cluster.id() + "', only "
+                                       + cluster.types().stream().map(t -> "'" + t + "'").collect(Collectors.joining(", ")));
+    }
+
+    /** Closes every backend; a failure to close one is logged and does not stop the others. */
+    @Override
+    public void close() {
+        clusters.values().forEach(cluster -> closeQuietly(cluster.backend()));
+    }
+
+    private static void closeQuietly(ContentBackend backend) {
+        try {
+            backend.close();
+        }
+        catch (RuntimeException e) {
+            log.warn("Closing content backend {} failed", backend, e);
+        }
+    }
+
+}

@@ -1,0 +1,31 @@
+package io.sluice.container.document;
+
+import io.sluice.config.DocumentApiConfig;
+
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * What the {@code /document/v1} handler's parts share: where documents are, the configuration, time, the operation
+ * queue and the metrics. Given to {@link VisitRoutes} implementations when the handler is built.
+ *
+ * @param clusters  the content clusters and document types
+ * @param config    the {@code <document-api>} options (limits, default timeout, unknown-field policy)
+ * @param clock     wall time for deadlines and queue ages
+ * @param scheduler runs deadline tasks
+ * @param queue     the bounded operation queue; visit starts count against it too
+ * @param metrics   the handler's counters
+ */
+public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig config, Clock clock,
+                                 TaskScheduler scheduler, OperationQueue queue, DocumentApiMetrics metrics) {
+
+    public DocumentApiContext {
+        Objects.requireNonNull(clusters, "clusters");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(metrics, "metrics");
+    }
+
+}

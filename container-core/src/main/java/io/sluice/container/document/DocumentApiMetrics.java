@@ -1,0 +1,102 @@
+package io.sluice.container.document;
+
+import io.sluice.container.LatencyHistogram;
+import io.sluice.container.Metric;
+import io.sluice.container.MetricsSource;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * Counters of the {@code /document/v1} handler, reported at {@code /state/v1/metrics} with Vespa-like
+ * {@code httpapi_*} names: requests by method, responses by status class, latency, operations by type and outcome,
+ * visits by kind, body bytes in and out, and the queue's depth. Lock-free; thread-safe.
+ */
+public final class DocumentApiMetrics implements MetricsSource {
+
+    private final ConcurrentMap<String, LongAdder> requests = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, LongAdder> responses = new ConcurrentHashMap<>();
+    private final ConcurrentMap<List<String>, LongAdder> operations = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, LongAdder> visits = new ConcurrentHashMap<>();
+    private final LatencyHistogram latency = new LatencyHistogram();
+    private final LongAdder bytesReceived = new LongAdder();
+    private final LongAdder bytesSent = new LongAdder();
+    private volatile Supplier<List<Metric>> gauges = List::of;
+
+    /** Counts a request with {@code method}. */
+    public void request(String method) {
+        requests.computeIfAbsent(method, __ -> new LongAdder()).increment();
+    }
+
+    /** Counts a response with {@code status} that took {@code latencyNanos} from arrival to being decided. */
+    public void response(int status, long latencyNanos) {
+        responses.computeIfAbsent((status / 100) + "xx", __ -> new LongAdder()).increment();
+        latency.record(latencyNanos);
+    }
+
+    /** Counts an operation ({@code put}, {@code get}, {@code update}, {@code remove}) and how it ended. */
+    public void operation(String type, String outcome) {
+        operations.computeIfAbsent(List.of(type, outcome), __ -> new LongAdder()).increment();
+    }
+
+    /** Counts a started visit of {@code kind} ({@code visit}, {@code copy}, {@code update-where}, {@code delete-where}). */
+    public void visit(String kind) {
+        visits.computeIfAbsent(kind, __ -> new LongAdder()).increment();
+    }
+
+    public void bytesReceived(long bytes) {
+        bytesReceived.add(bytes);
+    }
+
+    public void bytesSent(long bytes) {
+        bytesSent.add(bytes);
+    }
+
+    /** Adds gauges read on every report, e.g. the queue's depth. */
+    public void gauges(Supplier<List<Metric>> gauges) {
+        this.gauges = gauges;
+    }
+
+    /** The number of operations of {@code type} that ended with {@code outcome}, for tests and logs. */
+    public long operations(String type, String outcome) {
+        LongAdder adder = operations.get(List.of(type, outcome));
+        return adder == null ? 0 : adder.sum();
+    }
+
+    @Override
+    public List<Metric> metrics() {
+        List<Metric> metrics = new ArrayList<>();
+        requests.forEach((method, count) -> metrics.add(Metric.counter("httpapi_requests", Map.of("httpMethod", method), count.sum())));
+        responses.forEach((status, count) -> metrics.add(Metric.counter("httpapi_responses", Map.of("statusClass", status), count.sum())));
+        operations.forEach((key, count) -> metrics.add(Metric.counter("httpapi_operations",
+                                                                     Map.of("operation", key.get(0), "outcome", key.get(1)),
+                                                                     count.sum())));
+        visits.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visits", Map.of("operation", kind), count.sum())));
+        metrics.add(Metric.counter("httpapi_bytes_received", Map.of(), bytesReceived.sum()));
+        metrics.add(Metric.counter("httpapi_bytes_sent", Map.of(), bytesSent.sum()));
+        metrics.add(latency());
+        metrics.addAll(gauges.get());
+        return metrics;
+    }
+
+    private Metric latency() {
+        long count = latency.count();
+        double sumMillis = latency.sumNanos() / 1e6;
+        var values = new LinkedHashMap<String, Number>();
+        values.put("average", count == 0 ? 0.0 : sumMillis / count);
+        values.put("sum", sumMillis);
+        values.put("count", count);
+        values.put("max", latency.maxNanos() / 1e6);
+        values.put("50percentile", latency.percentileNanos(0.50) / 1e6);
+        values.put("95percentile", latency.percentileNanos(0.95) / 1e6);
+        values.put("99percentile", latency.percentileNanos(0.99) / 1e6);
+        return new Metric("httpapi_latency", Map.of(), values);
+    }
+
+}

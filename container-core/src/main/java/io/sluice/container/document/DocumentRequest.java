@@ -1,0 +1,105 @@
+package io.sluice.container.document;
+
+import io.sluice.container.HttpStatusException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A {@code /document/v1} request after routing and the parameter checks every route shares: its method, matched
+ * path, parameters, deadline, trace, and the {@link Exchange} that answers it exactly once.
+ *
+ * <p>The deadline is {@code created + timeout} ({@code timeout} parameter, else the configured default). When it
+ * passes without an answer, the handler answers 504 {@code Timeout after <n>ms} itself; work that finishes later
+ * finds the exchange done and must drop its result.
+ */
+public final class DocumentRequest {
+
+    /** How much earlier than the request's deadline backend operations must finish (spec §7.2). */
+    public static final Duration BACKEND_MARGIN = Duration.ofMillis(100);
+
+    private final String method;
+    private final DocumentPath path;
+    private final RequestParameters parameters;
+    private final Exchange exchange;
+    private final Instant created;
+    private final Duration timeout;
+    private final Trace trace;
+
+    public DocumentRequest(String method, DocumentPath path, RequestParameters parameters, Exchange exchange,
+                           Instant created, Duration timeout, Trace trace) {
+        this.method = Objects.requireNonNull(method, "method");
+        this.path = Objects.requireNonNull(path, "path");
+        this.parameters = Objects.requireNonNull(parameters, "parameters");
+        this.exchange = Objects.requireNonNull(exchange, "exchange");
+        this.created = Objects.requireNonNull(created, "created");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.trace = Objects.requireNonNull(trace, "trace");
+    }
+
+    /** GET, POST, PUT or DELETE. */
+    public String method() {
+        return method;
+    }
+
+    public DocumentPath path() {
+        return path;
+    }
+
+    /** The raw path, the {@code pathId} of every response. */
+    public String pathId() {
+        return path.rawPath();
+    }
+
+    public RequestParameters parameters() {
+        return parameters;
+    }
+
+    /** Answers the request; also gives the raw request, response and callback to a streamed visit. */
+    public Exchange exchange() {
+        return exchange;
+    }
+
+    /** When the handler received the request. */
+    public Instant created() {
+        return created;
+    }
+
+    /** The request's time budget. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** {@code created + timeout}: the handler answers 504 by then. */
+    public Instant deadline() {
+        return created.plus(timeout);
+    }
+
+    /** The deadline for backend operations: {@link #BACKEND_MARGIN} before the request's. */
+    public Instant backendDeadline() {
+        return deadline().minus(BACKEND_MARGIN);
+    }
+
+    /** Notes for the response's {@code trace}, at the request's {@code tracelevel}. */
+    public Trace trace() {
+        return trace;
+    }
+
+    /** Sends {@code reply}, unless the request was already answered; returns whether it was sent. */
+    public boolean respond(DocumentResponses.Reply reply) {
+        return exchange.respond(reply.status(), reply.body());
+    }
+
+    /** Sends {@code reply} with extra headers, unless the request was already answered. */
+    public boolean respond(DocumentResponses.Reply reply, Map<String, String> headers) {
+        return exchange.respond(reply.status(), reply.body(), headers);
+    }
+
+    /** Answers {@code {"pathId","message"}} with the exception's status, unless already answered. */
+    public boolean fail(HttpStatusException exception) {
+        return respond(DocumentResponses.error(pathId(), exception));
+    }
+
+}

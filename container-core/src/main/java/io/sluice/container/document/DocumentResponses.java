@@ -1,0 +1,95 @@
+package io.sluice.container.document;
+
+import io.sluice.container.HttpStatusException;
+import io.sluice.container.Json;
+import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
+import io.sluice.document.content.Outcome;
+import io.sluice.document.json.DocumentJsonWriter;
+import org.eclipse.jetty.http.HttpStatus;
+
+import java.util.Optional;
+
+/**
+ * The JSON bodies of {@code /document/v1} responses (spec §2.1), and the one place where errors and backend outcomes
+ * become a status and a body. Every body is an object starting with {@code pathId}; {@code id} follows for answers
+ * about one document, then {@code trace} if any, then {@code message} or {@code fields}.
+ */
+public final class DocumentResponses {
+
+    /** A status and body to send. */
+    public record Reply(int status, byte[] body) { }
+
+    private DocumentResponses() { }
+
+    /** {@code {"pathId","message"}} with the exception's status: handler-level errors carry no id. */
+    public static Reply error(String pathId, HttpStatusException exception) {
+        return new Reply(exception.status(), body(pathId, Optional.empty(), null, exception.getMessage()));
+    }
+
+    /** {@code {"pathId","message"}} with {@code status}. */
+    public static Reply error(String pathId, int status, String message) {
+        return new Reply(status, body(pathId, Optional.empty(), null, message));
+    }
+
+    /** {@code {"pathId","id"[,"trace"]}}: a successful write, a dry run, or a get that found nothing (404). */
+    public static byte[] success(String pathId, DocumentId id, Trace trace) {
+        return body(pathId, Optional.of(id), trace, null);
+    }
+
+    /**
+     * The response to a backend outcome for document {@code id}: 200 with {@code {"pathId","id"[,"trace"]}} for
+     * success, 404 with the same body for a get that found nothing, and for every failure its status (412, 429, 504,
+     * 507, 500) with {@code message}. A found document is rendered by {@link #document} instead.
+     */
+    public static Reply outcome(String pathId, DocumentId id, Outcome outcome, Trace trace) {
+        switch (outcome.status()) {
+            case SUCCESS: return new Reply(HttpStatus.OK_200, success(pathId, id, trace));
+            case NOT_FOUND: return new Reply(HttpStatus.NOT_FOUND_404, success(pathId, id, trace));
+            default: return new Reply(status(outcome.status()), body(pathId, Optional.of(id), trace, outcome.message()));
+        }
+    }
+
+    /** The HTTP status for a backend outcome status. */
+    public static int status(Outcome.Status status) {
+        switch (status) {
+            case SUCCESS: return HttpStatus.OK_200;
+            case NOT_FOUND: return HttpStatus.NOT_FOUND_404;
+            case CONDITION_FAILED: return HttpStatus.PRECONDITION_FAILED_412;
+            case OVERLOAD: return HttpStatus.TOO_MANY_REQUESTS_429;
+            case INSUFFICIENT_STORAGE: return HttpStatus.INSUFFICIENT_STORAGE_507;
+            case TIMEOUT: return HttpStatus.GATEWAY_TIMEOUT_504;
+            case ERROR: return HttpStatus.INTERNAL_SERVER_ERROR_500;
+            default: throw new IllegalArgumentException("Unknown outcome status " + status);
+        }
+    }
+
+    /** {@code {"pathId","id"[,"trace"],"fields":{...}}} for a document a get found, in put format. */
+    public static byte[] document(String pathId, Document document, DocumentJsonWriter writer, Trace trace) {
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("pathId", pathId);
+            json.writeStringField("id", document.id().toString());
+            if (trace != null)
+                trace.write(json);
+            json.writeFieldName("fields");
+            writer.writeFields(json, document);
+            json.writeEndObject();
+        });
+    }
+
+    private static byte[] body(String pathId, Optional<DocumentId> id, Trace trace, String message) {
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("pathId", pathId);
+            if (id.isPresent())
+                json.writeStringField("id", id.get().toString());
+            if (trace != null)
+                trace.write(json);
+            if (message != null)
+                json.writeStringField("message", message);
+            json.writeEndObject();
+        });
+    }
+
+}

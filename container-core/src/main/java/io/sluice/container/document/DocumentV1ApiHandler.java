@@ -1,0 +1,229 @@
+package io.sluice.container.document;
+
+import io.sluice.config.DocumentApiConfig;
+import io.sluice.container.HttpStatusException;
+import io.sluice.container.Metric;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * Vespa's {@code /document/v1} API (bound to {@code http://*}{@code /document/v1/*}). Only dispatches: matches the
+ * path ({@link DocumentPath}), answers OPTIONS and wrong methods, parses the shared parameters
+ * ({@link RequestParameters}), arms the request deadline, and hands the request to {@link SingleDocumentOperations}
+ * or to the {@link VisitRoutes}. Every error becomes a JSON response through {@link DocumentResponses}; an
+ * unexpected exception is a 500, logged once. Never blocks.
+ *
+ * <p>Owns the content backends: stopping the handler (after the server's graceful drain) closes them.
+ */
+public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
+
+    private static final Logger log = LoggerFactory.getLogger(DocumentV1ApiHandler.class);
+
+    /** The binding Vespa uses, which {@code vespa visit} looks for in the {@code GET /} listing. */
+    public static final String BINDING = "http://*/document/v1/*";
+
+    /** How long the oldest queued operation may wait before new ones are refused (Vespa's {@code maxThrottledAge}). */
+    public static final Duration MAX_QUEUE_AGE = Duration.ofSeconds(3);
+
+    /** Default number of backend operations in flight at once. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
+
+    private final DocumentApiContext context;
+    private final SingleDocumentOperations documents;
+    private final VisitRoutes visits;
+    private final LongSupplier nanoTime;
+    private final ScheduledExecutorScheduler ownScheduler;
+
+    private DocumentV1ApiHandler(Builder builder) {
+        this.ownScheduler = builder.scheduler == null ? new ScheduledExecutorScheduler("sluice-document-v1-deadlines", true) : null;
+        TaskScheduler scheduler = builder.scheduler != null ? builder.scheduler : jettyScheduler(ownScheduler);
+        DocumentApiConfig config = builder.config;
+        var queue = new OperationQueue(config.maxPendingDocs(), MAX_QUEUE_AGE, config.maxPendingBytes(),
+                                       builder.maxInFlight, builder.clock);
+        var metrics = new DocumentApiMetrics();
+        metrics.gauges(() -> List.of(Metric.gauge("httpapi_queued_operations", Map.of(), queue.queued()),
+                                     Metric.gauge("httpapi_queued_bytes", Map.of(), queue.queuedBytes()),
+                                     Metric.gauge("httpapi_pending_operations", Map.of(), queue.inFlight())));
+        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, queue, metrics);
+        this.documents = new SingleDocumentOperations(context);
+        this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
+        this.nanoTime = builder.nanoTime;
+        if (ownScheduler != null)
+            addBean(ownScheduler, true);
+    }
+
+    private static TaskScheduler jettyScheduler(Scheduler scheduler) {
+        return (task, delay) -> {
+            Scheduler.Task scheduled = scheduler.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+            return scheduled::cancel;
+        };
+    }
+
+    /** A handler over {@code clusters} with the {@code <document-api>} options {@code config}. */
+    public static Builder builder(ContentClusters clusters, DocumentApiConfig config) {
+        return new Builder(clusters, config);
+    }
+
+    /** What the handler's parts share. */
+    public DocumentApiContext context() {
+        return context;
+    }
+
+    /** The handler's metrics, for {@code /state/v1/metrics}. */
+    public DocumentApiMetrics metrics() {
+        return context.metrics();
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        long start = nanoTime.getAsLong();
+        Exchange exchange = new Exchange(request, response, callback, context.metrics()::bytesSent);
+        String method = request.getMethod();
+        context.metrics().request(method);
+        exchange.whenDone(status -> context.metrics().response(status, nanoTime.getAsLong() - start));
+        String rawPath = request.getHttpURI().getPath();
+        try {
+            dispatch(method, rawPath, exchange);
+        }
+        catch (HttpStatusException e) {
+            exchange.respond(e.status(), DocumentResponses.error(rawPath, e).body());
+        }
+        catch (RuntimeException e) {
+            log.error("Unexpected failure handling {} {}", method, rawPath, e);
+            exchange.respond(HttpStatus.INTERNAL_SERVER_ERROR_500,
+                             DocumentResponses.error(rawPath, HttpStatus.INTERNAL_SERVER_ERROR_500, String.valueOf(e)).body());
+        }
+        return true;
+    }
+
+    private void dispatch(String method, String rawPath, Exchange exchange) {
+        DocumentPath path = DocumentPath.parse(rawPath);
+        Route route = path.route();
+        if (method.equals("OPTIONS")) {
+            exchange.respond(HttpStatus.NO_CONTENT_204, new byte[0], Map.of("Allow", String.join(",", route.methods())));
+            return;
+        }
+        if ( ! route.allows(method))
+            throw new HttpStatusException(HttpStatus.METHOD_NOT_ALLOWED_405,
+                                          "'" + method + "' not allowed at '" + rawPath + "'. Allowed methods are: "
+                                          + String.join(", ", route.methods()));
+        RequestParameters parameters = RequestParameters.parse(exchange.request().getHttpURI().getQuery());
+        Instant created = context.clock().instant();
+        Duration timeout = parameters.duration("timeout").orElse(context.config().timeout());
+        Trace trace = new Trace(parameters.integer("tracelevel").orElse(0), context.clock());
+        DocumentRequest request = new DocumentRequest(method, path, parameters, exchange, created, timeout, trace);
+        armDeadline(request);
+        exchange.request().addFailureListener(failure -> {
+            // The client is gone: drop the operation (listeners cancel its queue ticket) and end the exchange.
+            if (exchange.takeOver(499))
+                exchange.callback().failed(failure);
+        });
+        if (route.isSelection()) {
+            parameters.disallow(rawPath, "dryRun");
+            switch (method) {
+                case "GET": context.metrics().visit("visit"); visits.visit(request); break;
+                case "POST": context.metrics().visit("copy"); visits.copy(request); break;
+                case "PUT": context.metrics().visit("update-where"); visits.updateWhere(request); break;
+                case "DELETE": context.metrics().visit("delete-where"); visits.deleteWhere(request); break;
+                default: throw new IllegalStateException("Unrouted method " + method);
+            }
+            return;
+        }
+        switch (method) {
+            case "GET": documents.get(request); break;
+            case "POST": documents.put(request); break;
+            case "PUT": documents.update(request); break;
+            case "DELETE": documents.remove(request); break;
+            default: throw new IllegalStateException("Unrouted method " + method);
+        }
+    }
+
+    /** Answers 504 when the request's deadline passes without an answer (spec §7.2). */
+    private void armDeadline(DocumentRequest request) {
+        Exchange exchange = request.exchange();
+        Runnable cancel = context.scheduler().schedule(() -> {
+            if (request.respond(DocumentResponses.error(request.pathId(), HttpStatus.GATEWAY_TIMEOUT_504,
+                                                        "Timeout after " + request.timeout().toMillis() + "ms")))
+                log.debug("Request {} timed out after {}", request.pathId(), request.timeout());
+        }, request.timeout());
+        exchange.whenDone(status -> cancel.run());
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        super.doStop();
+        context.clusters().close();
+    }
+
+    /** Options for a {@link DocumentV1ApiHandler}. */
+    public static final class Builder {
+
+        private final ContentClusters clusters;
+        private final DocumentApiConfig config;
+        private Clock clock = Clock.systemUTC();
+        private LongSupplier nanoTime = System::nanoTime;
+        private TaskScheduler scheduler;
+        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+        private Function<DocumentApiContext, VisitRoutes> visitRoutes = context -> new UnimplementedVisitRoutes();
+
+        private Builder(ContentClusters clusters, DocumentApiConfig config) {
+            this.clusters = Objects.requireNonNull(clusters, "clusters");
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        /** Wall time for deadlines and queue ages; default the system UTC clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Monotonic time for latency metrics; default {@link System#nanoTime}. */
+        public Builder nanoTime(LongSupplier nanoTime) {
+            this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+            return this;
+        }
+
+        /** Runs deadline tasks; default a scheduler thread owned by the handler. */
+        public Builder scheduler(TaskScheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Most backend operations in flight; more wait in the queue. Default {@value #DEFAULT_MAX_IN_FLIGHT}. */
+        public Builder maxInFlight(int maxInFlight) {
+            if (maxInFlight < 1)
+                throw new IllegalArgumentException("maxInFlight must be positive, but was " + maxInFlight);
+            this.maxInFlight = maxInFlight;
+            return this;
+        }
+
+        /** Serves routes 1–4 (visiting and friends); default answers 501 until visiting is implemented. */
+        public Builder visitRoutes(Function<DocumentApiContext, VisitRoutes> visitRoutes) {
+            this.visitRoutes = Objects.requireNonNull(visitRoutes, "visitRoutes");
+            return this;
+        }
+
+        public DocumentV1ApiHandler build() {
+            return new DocumentV1ApiHandler(this);
+        }
+
+    }
+
+}

@@ -1,0 +1,272 @@
+package io.sluice.container.document;
+
+import io.sluice.container.HttpStatusException;
+import io.sluice.document.Document;
+import io.sluice.document.DocumentException;
+import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentTypes;
+import io.sluice.document.DocumentUpdate;
+import io.sluice.document.FieldSet;
+import io.sluice.document.content.ContentBackend;
+import io.sluice.document.content.OperationOptions;
+import io.sluice.document.content.Outcome;
+import io.sluice.document.json.DocumentJsonReader;
+import io.sluice.document.json.DocumentJsonWriter;
+import io.sluice.document.json.DocumentUpdateJsonReader;
+import io.sluice.document.json.ParsedPut;
+import io.sluice.document.json.ParsedUpdate;
+import io.sluice.document.json.TensorFormat;
+import io.sluice.document.select.DocumentSelection;
+import org.eclipse.jetty.http.HttpStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * GET, POST (put), PUT (update) and DELETE (remove) of one document (routes 5–7, spec §1.3): checks the parameters,
+ * admits the operation to the {@link OperationQueue} in arrival order, reads the body meanwhile, parses it when the
+ * operation starts, calls the cluster's backend and renders its outcome.
+ */
+final class SingleDocumentOperations {
+
+    private static final Logger log = LoggerFactory.getLogger(SingleDocumentOperations.class);
+    static final Map<String, String> IGNORED_FIELDS = Map.of("X-Vespa-Ignored-Fields", "true");
+
+    private final DocumentApiContext context;
+    private final DocumentJsonReader putReader;
+    private final DocumentUpdateJsonReader updateReader;
+
+    SingleDocumentOperations(DocumentApiContext context) {
+        this.context = context;
+        DocumentTypes types = context.clusters().types();
+        boolean lenient = context.config().ignoreUndefinedFields();
+        this.putReader = lenient ? DocumentJsonReader.lenient(types) : DocumentJsonReader.strict(types);
+        this.updateReader = lenient ? DocumentUpdateJsonReader.lenient(types) : DocumentUpdateJsonReader.strict(types);
+    }
+
+    void get(DocumentRequest request) {
+        RequestParameters parameters = request.parameters();
+        parameters.disallow(request.pathId(), "dryRun");
+        DocumentId id = request.path().documentId();
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), parameters.string("cluster"));
+        FieldSet fieldSet = parameters.string("fieldSet").map(this::fieldSet).orElse(FieldSet.document());
+        DocumentJsonWriter writer = DocumentJsonWriter.of(parameters.string("format.tensors").map(SingleDocumentOperations::tensorFormat)
+                                                                    .orElse(TensorFormat.SHORT));
+        OperationOptions options = options(request, cluster, id);
+        enqueueReady(request, "get", id, () -> cluster.backend().get(id, fieldSet::filter, options), outcome -> {
+            if (outcome.isSuccess() && outcome.document().isPresent())
+                return new DocumentResponses.Reply(HttpStatus.OK_200,
+                                                   DocumentResponses.document(request.pathId(), outcome.document().get(),
+                                                                              writer, request.trace()));
+            return DocumentResponses.outcome(request.pathId(), id, outcome, request.trace());
+        });
+    }
+
+    void put(DocumentRequest request) {
+        RequestParameters parameters = request.parameters();
+        parameters.string("route"); // accepted and ignored: there is one route to each cluster
+        Optional<String> condition = parameters.string("condition");
+        Optional<Boolean> create = parameters.bool("create");
+        DocumentId id = request.path().documentId();
+        if (dryRun(request, id))
+            return;
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
+        OperationOptions base = options(request, cluster, id);
+        enqueueWithBody(request, "put", id, body -> {
+            ParsedPut put = putReader.readPut(id, body);
+            Optional<String> effectiveCondition = condition.or(put::condition);
+            OperationOptions options = withCondition(base, effectiveCondition)
+                    .withCreateIfNonExistent(create.or(put::create).orElse(false));
+            Document document = put.document();
+            return new Prepared(put.hasIgnoredFields(), () -> cluster.backend().put(document, options));
+        });
+    }
+
+    void update(DocumentRequest request) {
+        RequestParameters parameters = request.parameters();
+        parameters.string("route");
+        Optional<String> condition = parameters.string("condition");
+        Optional<Boolean> create = parameters.bool("create");
+        DocumentId id = request.path().documentId();
+        if (dryRun(request, id))
+            return;
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
+        OperationOptions base = options(request, cluster, id);
+        enqueueWithBody(request, "update", id, body -> {
+            ParsedUpdate parsed = updateReader.readUpdate(id, body);
+            boolean effectiveCreate = create.or(parsed::create).orElse(false);
+            // The parameter overrides the body both ways, so the update's own flag must match.
+            DocumentUpdate update = parsed.update().withCreateIfNonExistent(effectiveCreate);
+            OperationOptions options = withCondition(base, condition.or(parsed::condition))
+                    .withCreateIfNonExistent(effectiveCreate);
+            return new Prepared(parsed.hasIgnoredFields(), () -> cluster.backend().update(update, options));
+        });
+    }
+
+    void remove(DocumentRequest request) {
+        RequestParameters parameters = request.parameters();
+        parameters.string("route");
+        Optional<String> condition = parameters.string("condition");
+        DocumentId id = request.path().documentId();
+        if (dryRun(request, id))
+            return;
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
+        OperationOptions options = withCondition(options(request, cluster, id), condition);
+        enqueueReady(request, "remove", id, () -> cluster.backend().remove(id, options),
+                     outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()));
+    }
+
+    /** Answers a {@code dryRun=true} write at once, without reading the body or checking the type (spec §2.3). */
+    private boolean dryRun(DocumentRequest request, DocumentId id) {
+        if ( ! request.parameters().bool("dryRun").orElse(false))
+            return false;
+        request.trace().note(1, "Dry run: operation not performed");
+        request.respond(new DocumentResponses.Reply(HttpStatus.OK_200,
+                                                    DocumentResponses.success(request.pathId(), id, request.trace())));
+        context.metrics().operation(request.method().toLowerCase(java.util.Locale.ROOT), "dry_run");
+        return true;
+    }
+
+    private FieldSet fieldSet(String spec) {
+        try {
+            return FieldSet.parse(spec, context.clusters().types());
+        }
+        catch (DocumentException e) {
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
+        }
+    }
+
+    private static TensorFormat tensorFormat(String value) {
+        try {
+            return TensorFormat.fromParameter(value);
+        }
+        catch (DocumentException e) {
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
+        }
+    }
+
+    private static OperationOptions options(DocumentRequest request, ContentClusters.Cluster cluster, DocumentId id) {
+        return OperationOptions.until(request.backendDeadline()).withBucketSpace(cluster.bucketSpace(id.documentType()));
+    }
+
+    private static OperationOptions withCondition(OperationOptions options, Optional<String> condition) {
+        if (condition.isEmpty())
+            return options;
+        try {
+            return options.withCondition(DocumentSelection.parse(condition.get()));
+        }
+        catch (DocumentException e) {
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Illegal condition '" + condition.get() + "': "
+                                                                     + e.getMessage());
+        }
+    }
+
+    /** A parsed operation, ready to call the backend. */
+    private record Prepared(boolean ignoredFields, java.util.function.Supplier<CompletableFuture<Outcome>> call) { }
+
+    private void enqueueReady(DocumentRequest request, String type, DocumentId id,
+                              java.util.function.Supplier<CompletableFuture<Outcome>> call,
+                              Function<Outcome, DocumentResponses.Reply> render) {
+        OperationQueue.Ticket ticket = context.queue().enqueue(id.toString(), 0, () -> {
+            if (request.exchange().isDone())
+                return CompletableFuture.completedFuture(null);
+            request.trace().note(1, "Dispatching " + type + " of '" + id + "'");
+            return run(request, type, call, render, Map.of());
+        });
+        request.exchange().whenDone(status -> ticket.cancel());
+        request.trace().note(2, "Enqueued " + type + " of '" + id + "'");
+        ticket.ready(0);
+    }
+
+    private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<byte[], Prepared> parse) {
+        byte[][] body = new byte[1][];
+        long declared = Math.max(0, request.exchange().request().getLength());
+        OperationQueue.Ticket ticket = context.queue().enqueue(id.toString(), declared, () -> {
+            if (request.exchange().isDone())
+                return CompletableFuture.completedFuture(null);
+            Prepared prepared;
+            try {
+                prepared = parse.apply(body[0]);
+            }
+            catch (HttpStatusException e) {
+                context.metrics().operation(type, "invalid");
+                request.fail(e);
+                return CompletableFuture.completedFuture(null);
+            }
+            catch (DocumentException e) {
+                context.metrics().operation(type, "invalid");
+                request.fail(new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage()));
+                return CompletableFuture.completedFuture(null);
+            }
+            request.trace().note(1, "Dispatching " + type + " of '" + id + "'");
+            return run(request, type, prepared.call(),
+                       outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()),
+                       prepared.ignoredFields() ? IGNORED_FIELDS : Map.of());
+        });
+        request.exchange().whenDone(status -> ticket.cancel());
+        request.trace().note(2, "Enqueued " + type + " of '" + id + "'");
+        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize()).whenComplete((bytes, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                request.fail(cause instanceof HttpStatusException ? (HttpStatusException) cause
+                                                                  : new HttpStatusException(HttpStatus.BAD_REQUEST_400, String.valueOf(cause)));
+                return;
+            }
+            context.metrics().bytesReceived(bytes.length);
+            synchronized (body) {
+                body[0] = bytes;
+            }
+            ticket.ready(bytes.length);
+        });
+    }
+
+    /** Calls the backend and answers with its outcome; the returned future completes when the backend has answered. */
+    private CompletableFuture<?> run(DocumentRequest request, String type,
+                                     java.util.function.Supplier<CompletableFuture<Outcome>> call,
+                                     Function<Outcome, DocumentResponses.Reply> render, Map<String, String> headers) {
+        CompletableFuture<Outcome> outcome;
+        try {
+            outcome = call.get();
+        }
+        catch (RuntimeException e) {
+            outcome = CompletableFuture.failedFuture(e);
+        }
+        return outcome.whenComplete((result, failure) -> {
+            if (failure != null) {
+                log.error("Backend {} for {} failed", type, request.pathId(), failure);
+                context.metrics().operation(type, "error");
+                request.fail(new HttpStatusException(HttpStatus.INTERNAL_SERVER_ERROR_500, "Backend failure: " + failure));
+                return;
+            }
+            context.metrics().operation(type, outcomeName(result));
+            request.trace().note(1, "Backend answered " + result.status());
+            DocumentResponses.Reply reply;
+            try {
+                reply = render.apply(result);
+            }
+            catch (RuntimeException e) {
+                log.error("Rendering {} for {} failed", result, request.pathId(), e);
+                reply = DocumentResponses.error(request.pathId(), HttpStatus.INTERNAL_SERVER_ERROR_500, "Failed rendering response: " + e);
+            }
+            request.respond(reply, result.isSuccess() ? headers : Map.of());
+        });
+    }
+
+    private static String outcomeName(Outcome outcome) {
+        switch (outcome.status()) {
+            case SUCCESS: return "succeeded";
+            case NOT_FOUND: return "not_found";
+            case CONDITION_FAILED: return "condition_not_met";
+            case OVERLOAD: return "overload";
+            case INSUFFICIENT_STORAGE: return "insufficient_storage";
+            case TIMEOUT: return "timeout";
+            default: return "error";
+        }
+    }
+
+}

@@ -1,0 +1,79 @@
+package io.sluice.container.document;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What happened to one operation, for responses to requests with {@code tracelevel > 0}: timestamped notes of what the
+ * handler actually did (queued, dispatched to which cluster, the backend's outcome). Rendered as Vespa's trace array
+ * {@code [{"message": ...}, ...]}. Thread-safe; a level of 0 records nothing.
+ */
+public final class Trace {
+
+    private final int level;
+    private final Clock clock;
+    private final Instant start;
+    private final List<String> messages = new ArrayList<>();
+
+    public Trace(int level, Clock clock) {
+        this.level = level;
+        this.clock = clock;
+        this.start = clock.instant();
+    }
+
+    /** A trace that records nothing. */
+    public static Trace off(Clock clock) {
+        return new Trace(0, clock);
+    }
+
+    /** Whether anything is recorded at all. */
+    public boolean isEnabled() {
+        return level > 0;
+    }
+
+    /** The requested level, 0–9. */
+    public int level() {
+        return level;
+    }
+
+    /** Records {@code message}, prefixed with the milliseconds since the request arrived, if at least {@code atLevel}. */
+    public void note(int atLevel, String message) {
+        if (level < atLevel)
+            return;
+        long millis = Duration.between(start, clock.instant()).toMillis();
+        synchronized (messages) {
+            messages.add("[" + millis + " ms] " + message);
+        }
+    }
+
+    /** Whether there is anything to render. */
+    public boolean isEmpty() {
+        synchronized (messages) {
+            return messages.isEmpty();
+        }
+    }
+
+    /** Writes {@code "trace": [...]} if anything was recorded. */
+    public void write(JsonGenerator json) throws IOException {
+        List<String> copy;
+        synchronized (messages) {
+            copy = List.copyOf(messages);
+        }
+        if (copy.isEmpty())
+            return;
+        json.writeArrayFieldStart("trace");
+        for (String message : copy) {
+            json.writeStartObject();
+            json.writeStringField("message", message);
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+}

@@ -1,0 +1,69 @@
+package io.sluice.container.document;
+
+import io.sluice.container.HttpStatusException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Path matching and id building of spec §1.1. */
+class DocumentPathTest {
+
+    @Test
+    void root_withAndWithoutSlash() {
+        assertEquals(Route.ROOT, DocumentPath.parse("/document/v1").route());
+        assertEquals(Route.ROOT, DocumentPath.parse("/document/v1/").route());
+    }
+
+    @Test
+    void numberWithoutRest_isSelection() {
+        DocumentPath path = DocumentPath.parse("/document/v1/ns/music/number/123");
+        assertEquals(Route.NUMBER_SELECTION, path.route());
+        assertEquals(OptionalLong.of(123), path.number());
+    }
+
+    @Test
+    void docidWithTrailingSlash_isSelection() {
+        assertEquals(Route.DOCID_SELECTION, DocumentPath.parse("/document/v1/ns/music/docid/").route());
+    }
+
+    @Test
+    void segments_formDecodedThenJoined() {
+        DocumentPath path = DocumentPath.parse("/document/v1/n+s/music/docid/a+b/c%2Fd");
+        assertEquals(Optional.of("n s"), path.namespace());
+        assertEquals("id:n s:music::a b/c/d", path.documentId().toString());
+    }
+
+    @Test
+    void group_buildsGroupId() {
+        assertEquals("id:ns:music:g=it's:x", DocumentPath.parse("/document/v1/ns/music/group/it's/x").documentId().toString());
+    }
+
+    @Test
+    void dotSegment_rejected() {
+        HttpStatusException e = assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v1/ns/music/docid/.."));
+        assertEquals(400, e.status());
+    }
+
+    @Test
+    void groupWithControlCharacter_rejected() {
+        HttpStatusException e = assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v1/ns/music/group/a%01b/x"));
+        assertEquals("Illegal code point U0001 in group", e.getMessage());
+    }
+
+    @Test
+    void numberAboveSignedRange_failsAsIdNotAsPath() {
+        DocumentPath path = DocumentPath.parse("/document/v1/ns/music/number/18446744073709551615/x");
+        assertEquals(400, assertThrows(HttpStatusException.class, path::documentId).status());
+    }
+
+    @Test
+    void otherPrefix_is404() {
+        assertEquals(404, assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v2/")).status());
+        assertEquals(404, assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v1/ns/music")).status());
+    }
+
+}

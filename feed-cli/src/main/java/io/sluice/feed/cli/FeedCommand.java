@@ -1,0 +1,257 @@
+package io.sluice.feed.cli;
+
+import io.sluice.feed.Compression;
+import io.sluice.feed.FeedClient;
+import io.sluice.feed.FeedClientBuilder;
+import io.sluice.feed.FeedException;
+import io.sluice.feed.FeedOperation;
+import io.sluice.feed.FeedReader;
+import io.sluice.feed.GracePeriodCircuitBreaker;
+import io.sluice.feed.OperationParameters;
+import io.sluice.feed.OperationParseException;
+import io.sluice.feed.OperationType;
+import io.sluice.feed.DocumentId;
+import io.sluice.feed.Result;
+import io.sluice.feed.ResultException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+
+/** {@code sluice feed}: the official {@code vespa-feed-client} command line, on this library. */
+final class FeedCommand {
+
+    static final String VERSION = "8.700.24-sluice";
+
+    private static final Set<String> FLAGS = ConnectionOptions.union(ConnectionOptions.FLAGS, Set.of(
+            "stdin", "dryrun", "speed-test", "benchmark", "silent", "show-errors", "show-all", "verbose",
+            "exit-on-feed-errors", "help", "version"));
+    private static final Set<String> OPTIONS = ConnectionOptions.union(ConnectionOptions.OPTIONS, Set.of(
+            "file", "connections", "max-streams-per-connection", "route", "timeout", "trace", "max-failure-seconds",
+            "test-payload-size", "speed-test-duration", "compression", "initial-inflight-factor", "max-pending"));
+
+    static final String HELP =
+            "Usage: sluice feed --endpoint URL (--file FILE | --stdin | --speed-test) [options]\n" +
+            "Feeds a JSON array or JSONL of document operations to a /document/v1 endpoint over HTTP/2.\n\n" +
+            ConnectionOptions.HELP +
+            "  --file FILE                           feed file (JSON array or JSONL)\n" +
+            "  --stdin                               read the feed from standard input\n" +
+            "  --connections N                       HTTP/2 connections per endpoint (default 8)\n" +
+            "  --max-streams-per-connection N        concurrent streams per connection (default 128)\n" +
+            "  --route ROUTE                         route for every operation\n" +
+            "  --timeout SECONDS                     time budget per operation, retries included (default 900)\n" +
+            "  --trace LEVEL                         trace level 1-9 for every operation\n" +
+            "  --max-failure-seconds N               give up after N seconds of nothing but failures\n" +
+            "  --dryrun                              no network: every operation succeeds at once\n" +
+            "  --speed-test                          send dryRun=true: the server acknowledges without storing\n" +
+            "  --test-payload-size BYTES             with --speed-test and no input: generated document size (default 1024)\n" +
+            "  --speed-test-duration SECONDS         with --speed-test and no input: how long to generate (default 60)\n" +
+            "  --compression auto|none|gzip          request compression (default auto: gzip above 512 bytes)\n" +
+            "  --initial-inflight-factor N           start the throttler at N times its minimum (default 1)\n" +
+            "  --max-pending N                       operations held in memory at most (default 2 x max in flight)\n" +
+            "  --benchmark                           print the final stats to standard output\n" +
+            "  --silent                              no progress output\n" +
+            "  --show-errors                         print every failed operation\n" +
+            "  --show-all                            print every operation's result\n" +
+            "  --verbose                             print stack traces\n" +
+            "  --exit-on-feed-errors                 exit with 1 if any operation failed\n" +
+            "  --help, --version\n";
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean terminal;
+    private final LongAdder ok = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private boolean showErrors, showAll, verbose;
+
+    FeedCommand(PrintStream out, PrintStream err, boolean terminal) {
+        this.out = out;
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    int run(String[] argv, InputStream stdin) {
+        Args args;
+        try {
+            args = Args.parse(argv, FLAGS, OPTIONS, ConnectionOptions.MULTI);
+        }
+        catch (UsageException e) {
+            err.println("Error: " + e.getMessage());
+            return 1;
+        }
+        if (args.has("help")) {
+            out.print(HELP);
+            return 0;
+        }
+        if (args.has("version")) {
+            out.println(VERSION);
+            return 0;
+        }
+        FeedClient client;
+        InputStream input;
+        OptionalLong inputSize;
+        OperationParameters params;
+        int speedTestSeconds = 60, payloadSize = 1024;
+        try {
+            showErrors = args.has("show-errors") || args.has("show-all");
+            showAll = args.has("show-all");
+            verbose = args.has("verbose");
+            boolean generate = args.has("speed-test") && ! args.has("file") && ! args.has("stdin");
+            if ( ! generate && args.has("file") == args.has("stdin"))
+                throw new UsageException("Exactly one of '--file' and '--stdin' must be given");
+            payloadSize = args.intValue("test-payload-size", 1024, 1, 64 << 20);
+            speedTestSeconds = args.intValue("speed-test-duration", 60, 1, 86400);
+            params = parameters(args);
+            FeedClientBuilder builder = builder(args);
+            if (generate) {
+                input = null;
+                inputSize = OptionalLong.empty();
+            }
+            else if (args.has("file")) {
+                Path file = ConnectionOptions.existing(args, "file");
+                input = Files.newInputStream(file);
+                inputSize = OptionalLong.of(Files.size(file));
+            }
+            else {
+                input = stdin;
+                inputSize = OptionalLong.empty();
+            }
+            client = builder.build();
+        }
+        catch (UsageException | IllegalArgumentException e) {
+            err.println("Error: " + e.getMessage());
+            return 1;
+        }
+        catch (IOException | FeedException e) {
+            err.println("Error: " + e.getMessage());
+            if (verbose) e.printStackTrace(err);
+            return 1;
+        }
+
+        long start = System.nanoTime();
+        FeedReader reader = input == null ? null : FeedReader.of(input);
+        Progress progress = new Progress(err, terminal, args.has("silent"), start, client, ok, errors,
+                                         reader == null ? () -> -1 : reader::bytesRead, inputSize);
+        int exit = 0;
+        try {
+            if (reader == null) generate(client, params, payloadSize, Duration.ofSeconds(speedTestSeconds));
+            else for (Optional<FeedOperation> op; (op = reader.next()).isPresent(); ) send(client, op.get(), params);
+        }
+        catch (OperationParseException e) {
+            err.println("Error: " + e.getMessage());
+            exit = 1;
+        }
+        catch (UncheckedIOException e) {
+            err.println("Error: failed reading input: " + e.getCause().getMessage());
+            exit = 1;
+        }
+        finally {
+            client.close(true);
+            progress.close();
+            if (reader != null) {
+                try {
+                    reader.close();
+                }
+                catch (IOException e) {
+                    // done with it anyway
+                }
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String stats = StatsJson.format(client.stats(), seconds, ok.sum(), errors.sum());
+        PrintStream statsOut = args.has("benchmark") ? out : err;
+        statsOut.print(stats);
+        statsOut.flush();
+        if (exit == 0 && args.has("exit-on-feed-errors") && errors.sum() > 0) exit = 1;
+        return exit;
+    }
+
+    private static OperationParameters parameters(Args args) {
+        OperationParameters params = OperationParameters.empty();
+        if (args.has("route")) params = params.route(args.value("route").get());
+        int trace = args.intValue("trace", 0, 0, 9);
+        if (trace > 0) params = params.tracelevel(trace);
+        Optional<Double> timeout = args.doubleValue("timeout", 0.001);
+        if (timeout.isPresent()) params = params.timeout(Duration.ofMillis((long) (timeout.get() * 1000)));
+        return params;
+    }
+
+    private static FeedClientBuilder builder(Args args) {
+        FeedClientBuilder builder = ConnectionOptions.builder(args, args.has("dryrun") && ! args.has("endpoint")
+                                                                    ? java.net.URI.create("http://localhost:8080/")
+                                                                    : ConnectionOptions.endpoint(args));
+        builder.setConnectionsPerEndpoint(args.intValue("connections", 8, 1, 1024));
+        builder.setMaxStreamPerConnection(args.intValue("max-streams-per-connection", 128, 1, 1 << 16));
+        builder.setInitialInflightFactor(args.intValue("initial-inflight-factor", 1, 1, 1 << 16));
+        if (args.has("max-pending")) builder.setMaxPendingOperations(args.intValue("max-pending", 0, 1, 1 << 24));
+        builder.setDryrun(args.has("dryrun"));
+        builder.setSpeedTest(args.has("speed-test"));
+        String compression = args.value("compression").orElse("auto");
+        switch (compression) {
+            case "auto": builder.setCompression(Compression.AUTO); break;
+            case "none": builder.setCompression(Compression.NONE); break;
+            case "gzip": builder.setCompression(Compression.GZIP); break;
+            default: throw new UsageException("Option '--compression' must be auto, none or gzip, but was '" + compression + "'");
+        }
+        if (args.has("max-failure-seconds")) {
+            int doom = args.intValue("max-failure-seconds", 0, 1, Integer.MAX_VALUE);
+            builder.setCircuitBreaker(new GracePeriodCircuitBreaker(Duration.ofSeconds(Math.min(10, doom)), Duration.ofSeconds(doom)));
+        }
+        return builder;
+    }
+
+    private void send(FeedClient client, FeedOperation operation, OperationParameters params) {
+        client.send(operation, params).whenComplete((result, failure) -> completed(operation.documentId(), result, failure));
+    }
+
+    private void generate(FeedClient client, OperationParameters params, int payloadSize, Duration duration) {
+        long end = System.nanoTime() + duration.toNanos();
+        String chars = "abcdefghijklmnopqrstuvwxyz0123456789";
+        String payload = "x".repeat(Math.max(0, payloadSize - 24));
+        byte[] body = ("{\"fields\":{\"text\":\"" + payload + "\"}}").getBytes(StandardCharsets.UTF_8);
+        StringBuilder id = new StringBuilder();
+        while (System.nanoTime() < end) {
+            id.setLength(0);
+            id.append("id:test:test::");
+            for (int i = 0; i < 8; i++) id.append(chars.charAt(ThreadLocalRandom.current().nextInt(chars.length())));
+            send(client, new FeedOperation(OperationType.PUT, DocumentId.of(id.toString()), Optional.empty(), false, body), params);
+        }
+    }
+
+    private void completed(DocumentId id, Result result, Throwable failure) {
+        if (failure == null) {
+            ok.increment();
+            if (showAll) {
+                StringBuilder line = new StringBuilder().append(id).append(": ").append(result.typeName());
+                result.traceMessage().ifPresent(trace -> line.append('\n').append(trace));
+                result.resultMessage().ifPresent(message -> line.append('\n').append(message));
+                print(line.toString(), null);
+            }
+            return;
+        }
+        errors.increment();
+        if (showErrors) {
+            StringBuilder line = new StringBuilder(String.valueOf(failure.getMessage()));
+            if (failure instanceof ResultException) ((ResultException) failure).trace().ifPresent(t -> line.append('\n').append(t));
+            print(line.toString(), verbose ? failure : null);
+        }
+    }
+
+    private void print(String line, Throwable trace) {
+        synchronized (err) {
+            err.println(line);
+            if (trace != null) trace.printStackTrace(err);
+        }
+    }
+
+}

@@ -1,0 +1,36 @@
+package io.sluice.feed.cli;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/** {@code sluice feed …} and {@code sluice visit …}. */
+public final class Main {
+
+    private Main() { }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.in, System.out, System.err, System.console() != null));
+    }
+
+    /** Runs a command and returns its exit code: 0 on success, 1 on bad arguments or failure. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return run(args, in, out, err, false);
+    }
+
+    static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean terminal) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+            (args.length == 0 ? err : out).println("Usage: sluice feed [options] | sluice visit [options]; add --help for the options");
+            return args.length == 0 ? 1 : 0;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "feed": return new FeedCommand(out, err, terminal).run(rest, in);
+            case "visit": return new VisitCommand(out, err, terminal).run(rest);
+            default:
+                err.println("Error: unknown command '" + args[0] + "'; expected 'feed' or 'visit'");
+                return 1;
+        }
+    }
+
+}

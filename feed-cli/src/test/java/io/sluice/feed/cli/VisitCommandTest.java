@@ -1,0 +1,173 @@
+package io.sluice.feed.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class VisitCommandTest {
+
+    @TempDir Path tmp;
+
+    private static StubServer.Reply jsonl(String... lines) {
+        return new StubServer.Reply(200, String.join("\n", lines) + "\n", "application/jsonl; charset=UTF-8");
+    }
+
+    /** Slice 0 has two pages (a0, then a1), slice 1 one (b0); page two of slice 0 fails while {@code failPageTwo}. */
+    private static StubServer.Reply corpus(StubServer.Received request, AtomicBoolean failPageTwo) {
+        String query = request.query();
+        if (query.contains("sliceId=1"))
+            return jsonl("{\"put\":\"id:ns:music::b0\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}");
+        if ( ! query.contains("continuation="))
+            return jsonl("{\"put\":\"id:ns:music::a0\",\"fields\":{\"f\":1}}", "{\"continuation\":{\"token\":\"T0\",\"percentFinished\":50.0}}");
+        if (failPageTwo.get()) return StubServer.Reply.json(400, "{\"message\":\"no such token\"}");
+        return jsonl("{\"put\":\"id:ns:music::a1\",\"fields\":{\"f\":2}}", "{\"sessionStats\":{\"documentCount\":1}}",
+                     "{\"continuation\":{\"percentFinished\":100.0}}");
+    }
+
+    private static String read(Path file) throws IOException { return Files.readString(file); }
+
+    @Test
+    void slices_writeOneJsonlFilePerSlice_withPutRenamedToId() throws IOException {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> { queries.add(r.query()); return corpus(r, new AtomicBoolean(false)); })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "2", "--output-dir", tmp.toString(), "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        assertEquals("{\"id\":\"id:ns:music::a0\",\"fields\":{\"f\":1}}\n{\"id\":\"id:ns:music::a1\",\"fields\":{\"f\":2}}\n",
+                     read(tmp.resolve("slice-0000.jsonl")));
+        assertEquals("{\"id\":\"id:ns:music::b0\",\"fields\":{}}\n", read(tmp.resolve("slice-0001.jsonl")));
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("cluster=music&stream=true&slices=2&sliceId=0&continuation=T0&timeout=")), queries.toString());
+    }
+
+    @Test
+    void rerunWithCheckpoint_continuesFromLastToken_withoutDuplicates() throws IOException {
+        AtomicBoolean failPageTwo = new AtomicBoolean(true);
+        List<String> queries = new CopyOnWriteArrayList<>();
+        Path checkpoint = tmp.resolve("visit.checkpoint");
+        Path out = tmp.resolve("out");
+        try (StubServer server = new StubServer(r -> { queries.add(r.query()); return corpus(r, failPageTwo); })) {
+            String[] args = { "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--slices", "2",
+                              "--output-dir", out.toString(), "--checkpoint", checkpoint.toString(), "--silent" };
+            CliRunner first = CliRunner.run("", args);
+            assertEquals(1, first.exitCode());
+            assertTrue(first.err().contains("no such token"), first.err());
+            assertTrue(read(checkpoint).contains("slice 0 token 42 T0"), read(checkpoint));
+            assertTrue(read(checkpoint).contains("slice 1 done"), read(checkpoint));
+
+            failPageTwo.set(false);
+            queries.clear();
+            CliRunner second = CliRunner.run("", args);
+            assertEquals(0, second.exitCode(), second.err());
+        }
+        assertEquals(1, queries.size(), "only the unfinished slice, from its token: " + queries);
+        assertTrue(queries.get(0).contains("sliceId=0&continuation=T0"), queries.toString());
+        assertEquals("{\"id\":\"id:ns:music::a0\",\"fields\":{\"f\":1}}\n{\"id\":\"id:ns:music::a1\",\"fields\":{\"f\":2}}\n",
+                     read(out.resolve("slice-0000.jsonl")));
+    }
+
+    @Test
+    void brokenOffResponse_isResumedFromLastToken_andItsTailWrittenOnce() throws IOException {
+        try (StubServer server = new StubServer(r -> r.query().contains("continuation=T0")
+                ? jsonl("{\"put\":\"id:ns:music::a1\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}")
+                : jsonl("{\"put\":\"id:ns:music::a0\",\"fields\":{}}", "{\"continuation\":{\"token\":\"T0\",\"percentFinished\":50.0}}",
+                        "{\"put\":\"id:ns:music::a1\",\"fields\":{}}"))) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "1", "--output-dir", tmp.toString(), "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        assertEquals("{\"id\":\"id:ns:music::a0\",\"fields\":{}}\n{\"id\":\"id:ns:music::a1\",\"fields\":{}}\n",
+                     read(tmp.resolve("slice-0000.jsonl")));
+    }
+
+    /** Slice s has pages 0..2 of one document each; every other answer is a 429, 503, GOAWAY or dropped connection. */
+    @Test
+    void random429s503sGoAwaysAndDrops_everyDocumentWrittenOnce() throws IOException {
+        java.util.Random random = new java.util.Random(7);
+        AtomicInteger drops = new AtomicInteger();
+        try (StubServer server = new StubServer(r -> {
+            double dice;
+            synchronized (random) { dice = random.nextDouble(); }
+            if (dice < 0.2) return StubServer.Reply.json(429, "{\"message\":\"busy\"}");
+            if (dice < 0.3) return StubServer.Reply.json(503, "{\"message\":\"unavailable\"}");
+            if (dice < 0.4 && drops.incrementAndGet() < 6) return drops.get() % 2 == 0 ? StubServer.Reply.CLOSE : StubServer.Reply.GOAWAY;
+            String slice = r.query().replaceAll(".*sliceId=(\\d+).*", "$1");
+            int page = r.query().contains("continuation=P") ? Integer.parseInt(r.query().replaceAll(".*continuation=P(\\d+).*", "$1")) : 0;
+            String document = "{\"put\":\"id:ns:music::s" + slice + "p" + page + "\",\"fields\":{}}";
+            return page < 2 ? jsonl(document, "{\"continuation\":{\"token\":\"P" + (page + 1) + "\",\"percentFinished\":" + (page + 1) * 33 + "}}")
+                            : jsonl(document, "{\"continuation\":{\"percentFinished\":100.0}}");
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "2", "--output-dir", tmp.toString(), "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        for (int slice = 0; slice < 2; slice++) {
+            StringBuilder expected = new StringBuilder();
+            for (int page = 0; page < 3; page++) expected.append("{\"id\":\"id:ns:music::s").append(slice).append('p').append(page).append("\",\"fields\":{}}\n");
+            assertEquals(expected.toString(), read(tmp.resolve("slice-000" + slice + ".jsonl")));
+        }
+    }
+
+    @Test
+    void jsonResponse_isUnderstoodToo() {
+        try (StubServer server = new StubServer(r -> StubServer.Reply.json(200,
+                "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}"))) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "1", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+            assertEquals("{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}\n", result.out());
+        }
+    }
+
+    @Test
+    void throttled_isRetried() {
+        AtomicInteger calls = new AtomicInteger();
+        try (StubServer server = new StubServer(r -> calls.getAndIncrement() == 0
+                                                     ? StubServer.Reply.json(429, "{\"message\":\"busy\"}")
+                                                     : jsonl("{\"put\":\"id:ns:music::x\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}"))) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "1", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+            assertEquals("{\"id\":\"id:ns:music::x\",\"fields\":{}}\n", result.out());
+            assertEquals(2, calls.get());
+        }
+    }
+
+    @Test
+    void deleteWhere_followsContinuationsToCompletion() {
+        List<String> requests = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> {
+            requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&timeout=\\d+ms", ""));
+            return r.query().contains("continuation=")
+                   ? StubServer.Reply.json(200, "{\"documentCount\":2}")
+                   : StubServer.Reply.json(200, "{\"documentCount\":3,\"continuation\":\"C1\"}");
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                             "--slices", "1", "--selection", "music.year<2000", "--delete-where");
+            assertEquals(0, result.exitCode(), result.err());
+            assertTrue(result.err().contains("delete-where: 5 documents"), result.err());
+        }
+        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000",
+                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&continuation=C1"), requests);
+    }
+
+    @Test
+    void updateWhere_withoutDocumentType_isRejected() throws IOException {
+        Path update = Files.writeString(tmp.resolve("update.json"), "{\"fields\":{\"a\":{\"assign\":1}}}");
+        CliRunner result = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "music",
+                                         "--selection", "true", "--update-where", update.toString());
+        assertEquals(1, result.exitCode());
+        assertEquals("Error: Option '--update-where' needs '--namespace' and '--document-type'\n", result.err());
+    }
+
+}

@@ -1,0 +1,62 @@
+package io.sluice.feed;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What to visit: a content cluster, optionally narrowed to a namespace and document type (the
+ * {@code /document/v1/<namespace>/<type>/docid/} path, which update-where needs), a selection, a field set, a bucket
+ * space and a time range in microseconds; and how: in {@code slices} slices, with {@code timeout} per request.
+ */
+public record VisitParameters(String cluster, Optional<String> namespace, Optional<String> documentType,
+                              Optional<String> selection, Optional<String> fieldSet, Optional<String> bucketSpace,
+                              OptionalLong fromTimestamp, OptionalLong toTimestamp, int slices, Duration timeout) {
+
+    public VisitParameters {
+        if (cluster == null || cluster.isEmpty()) throw new IllegalArgumentException("A content cluster must be given");
+        if (namespace.isPresent() != documentType.isPresent())
+            throw new IllegalArgumentException("Namespace and document type must be given together");
+        if (slices < 1) throw new IllegalArgumentException("Slices must be positive, but was " + slices);
+        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("Timeout must be positive, but was " + timeout);
+    }
+
+    /** The whole cluster, in one slice, 60 s per request. */
+    public static VisitParameters of(String cluster) {
+        return new VisitParameters(cluster, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                                   Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), 1, Duration.ofSeconds(60));
+    }
+
+    public VisitParameters withSelection(String selection) {
+        return new VisitParameters(cluster, namespace, documentType, Optional.of(selection), fieldSet, bucketSpace,
+                                   fromTimestamp, toTimestamp, slices, timeout);
+    }
+
+    public VisitParameters withSlices(int slices) {
+        return new VisitParameters(cluster, namespace, documentType, selection, fieldSet, bucketSpace,
+                                   fromTimestamp, toTimestamp, slices, timeout);
+    }
+
+    /** The path and query of a request for {@code sliceId}, from {@code continuation} if present. */
+    String pathAndQuery(int sliceId, Optional<String> continuation, boolean visit) {
+        StringBuilder path = new StringBuilder("/document/v1/");
+        if (namespace.isPresent()) {
+            UrlEncoding.append(path, namespace.get()).append('/');
+            UrlEncoding.append(path, documentType.get()).append("/docid/");
+        }
+        UrlEncoding.append(path.append("?cluster="), cluster);
+        selection.ifPresent(s -> UrlEncoding.append(path.append("&selection="), s));
+        if (visit) {
+            fieldSet.ifPresent(f -> UrlEncoding.append(path.append("&fieldSet="), f));
+            path.append("&stream=true");
+        }
+        bucketSpace.ifPresent(b -> UrlEncoding.append(path.append("&bucketSpace="), b));
+        fromTimestamp.ifPresent(t -> path.append("&fromTimestamp=").append(Long.toUnsignedString(t)));
+        toTimestamp.ifPresent(t -> path.append("&toTimestamp=").append(Long.toUnsignedString(t)));
+        if (slices > 1) path.append("&slices=").append(slices).append("&sliceId=").append(sliceId);
+        continuation.ifPresent(c -> UrlEncoding.append(path.append("&continuation="), c));
+        path.append("&timeout=").append(timeout.toMillis()).append("ms");
+        return path.toString();
+    }
+
+}

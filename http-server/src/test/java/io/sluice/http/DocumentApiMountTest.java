@@ -1,0 +1,118 @@
+package io.sluice.http;
+
+import io.sluice.config.ApplicationPackage;
+import io.sluice.config.ApplicationPackageLoader;
+import io.sluice.config.ConfigException;
+import io.sluice.container.JsonTree;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpMethod;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How the process mounts /document/v1 from an application package (Main's wiring). */
+class DocumentApiMountTest {
+
+    @TempDir
+    Path directory;
+
+    private SluiceServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null)
+            server.stop();
+    }
+
+    private Path write(String containerBody, String engine) throws IOException {
+        Files.createDirectories(directory.resolve("schemas"));
+        Files.writeString(directory.resolve("schemas/music.sd"), DocumentServers.SCHEMA);
+        Files.writeString(directory.resolve("services.xml"),
+                          "<services version=\"1.0\">\n"
+                          + "<container id=\"default\" version=\"1.0\"><http><server id=\"plain\" port=\"0\"/></http>" + containerBody + "</container>\n"
+                          + "<content id=\"music\" version=\"1.0\"><min-redundancy>1</min-redundancy>"
+                          + "<documents><document type=\"music\" mode=\"index\"/></documents>"
+                          + "<engine>" + engine + "</engine>"
+                          + "<nodes><node hostalias=\"node1\" distribution-key=\"0\"/></nodes></content>\n"
+                          + "</services>\n");
+        return directory;
+    }
+
+    private SluiceServer serve(Path app) {
+        server = Main.serve(new LaunchOptions(app, OptionalInt.empty(), java.util.Optional.empty()));
+        return server;
+    }
+
+    private ContentResponse send(String method, String path, String body) throws Exception {
+        var client = new org.eclipse.jetty.client.HttpClient();
+        client.start();
+        try {
+            var request = client.newRequest(server.uri("plain").resolve(path)).method(HttpMethod.fromString(method));
+            if (body != null)
+                request.body(new StringRequestContent("application/json", body));
+            return request.send();
+        }
+        finally {
+            client.stop();
+        }
+    }
+
+    @Test
+    void withDocumentApi_servesDocumentsAndListsHandler() throws Exception {
+        serve(write("<document-api/>", "<memory/>"));
+        assertEquals(200, send("POST", "/document/v1/ns/music/docid/a", "{\"fields\":{\"artist\":\"x\"}}").getStatus());
+        assertEquals(Map.of("artist", "x"), JsonTree.object(send("GET", "/document/v1/ns/music/docid/a", null).getContentAsString()).get("fields"));
+        List<?> handlers = (List<?>) JsonTree.object(send("GET", "/", null).getContentAsString()).get("handlers");
+        assertTrue(handlers.stream().map(Map.class::cast)
+                           .anyMatch(h -> ((String) h.get("class")).endsWith("DocumentV1ApiHandler")
+                                          && ((List<?>) h.get("serverBindings")).contains("http://*/document/v1/*")),
+                   handlers.toString());
+    }
+
+    @Test
+    void withDocumentApi_reportsHandlerMetrics() throws Exception {
+        serve(write("<document-api/>", "<memory/>"));
+        send("DELETE", "/document/v1/ns/music/docid/a", null);
+        String prometheus = send("GET", "/state/v1/metrics?format=prometheus", null).getContentAsString();
+        assertTrue(prometheus.contains("httpapi_operations_count{operation=\"remove\",outcome=\"succeeded\",} 1 "), prometheus);
+        assertTrue(prometheus.contains("httpapi_queued_operations_last{} 0"), prometheus);
+    }
+
+    @Test
+    void withoutDocumentApi_answers404NotConfigured() throws Exception {
+        serve(write("", "<memory/>"));
+        ContentResponse response = send("GET", "/document/v1/ns/music/docid/a", null);
+        assertEquals(404, response.getStatus());
+        assertEquals("NOT_FOUND", JsonTree.object(response.getContentAsString()).get("error-code"));
+    }
+
+    @Test
+    void engineWithoutFactory_failsAtStartNamingIt() throws Exception {
+        Path app = write("<document-api/>", "<cassandra/>");
+        ConfigException e = assertThrows(ConfigException.class, () -> serve(app));
+        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [memory]", e.getMessage());
+    }
+
+    @Test
+    void contentClusterWithUnknownType_failsAtStart() throws Exception {
+        Path app = write("<document-api/>", "<memory/>");
+        Files.writeString(app.resolve("schemas/music.sd"), "schema other {\n  document other {\n  }\n}\n");
+        ApplicationPackage application = ApplicationPackageLoader.load(app);
+        ConfigException e = assertThrows(ConfigException.class,
+                                         () -> io.sluice.container.document.ContentClusters.load(application, DocumentApi.ENGINES));
+        assertEquals("<content id='music'> lists document type 'music', but no schema defines it; schemas define [other]", e.getMessage());
+    }
+
+}
