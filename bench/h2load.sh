@@ -59,10 +59,10 @@ for server in sluice ceiling; do
 done
 
 bench_log "Preloading $GET_DOCUMENTS documents of $DOCUMENT_BYTES bytes"
-preload="$(h2load -n "$GET_DOCUMENTS" -c 1 -m 64 -i "$bench_work/uris-sluice-clear-GET" -d "$bench_work/body.json" \
+preload="$(h2load -n "$GET_DOCUMENTS" -c 1 -m 64 --connection-inactivity-timeout=60 -i "$bench_work/uris-sluice-clear-GET" -d "$bench_work/body.json" \
                   -H 'Content-Type: application/json' 2>&1)"
 grep -q "status codes: $GET_DOCUMENTS 2xx" <<<"$preload" || { grep -E 'requests:|status codes:' <<<"$preload" >&2; bench_die "preload failed"; }
-stored="$(curl -s "http://127.0.0.1:$SLUICE_PORT/document/v1/bench/article/docid/g-0")"
+stored="$(curl -s --max-time 30 "http://127.0.0.1:$SLUICE_PORT/document/v1/bench/article/docid/g-0")"
 [[ "$stored" == *'"id":"id:bench:article::g-0"'* ]] || bench_die "GET of a preloaded document gave: ${stored:0:300}"
 
 # name | h2load options | transport | protocol h2load must negotiate

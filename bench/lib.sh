@@ -163,7 +163,7 @@ bench_stop() {
 bench_wait_ready() {
   local pid="$1" port="$2" name="$3"
   for _ in $(seq 1 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$port/status.html" && return 0
+    curl -s --max-time 5 -o /dev/null "http://127.0.0.1:$port/status.html" && return 0
     if ! kill -0 "$pid" 2>/dev/null; then
       tail -n 30 "$bench_work/$name.log" >&2
       bench_die "$name exited before it answered on port $port"

@@ -47,7 +47,7 @@ visit_slice() {  # mode slices slice-id
   if [[ "$mode" == streamed ]]; then url="$url&stream=true"; else url="$url&wantedDocumentCount=$PAGE_DOCUMENTS"; fi
   page="$bench_work/page-$slices-$id.json"
   while (( requests < MAX_REQUESTS_PER_SLICE )); do
-    read -r status size <<<"$(curl -s -o "$page" -w '%{http_code} %{size_download}' "$url${continuation:+&continuation=$continuation}")"
+    read -r status size <<<"$(curl -s --max-time 120 -o "$page" -w '%{http_code} %{size_download}' "$url${continuation:+&continuation=$continuation}")"
     requests=$((requests + 1))
     if [[ "$status" != 200 ]]; then
       echo "slice $id of $slices ($mode): status $status: $(head -c 300 "$page")" >&2
