@@ -78,7 +78,8 @@ for request in GET POST; do
     for shape in "${shapes[@]}"; do
       IFS='|' read -r shape_name options protocol <<<"$shape"
       [[ "$transport" == clear && "$protocol" == h2 ]] && protocol=h2c
-      name="$request $shape_name$([[ "$transport" == tls ]] && echo " TLS" || true)"
+      name="$request $shape_name"
+      [[ "$transport" == tls ]] && name="$name TLS"
       if [[ "$name" =~ $CASES ]]; then cases+=("$name|$request|$transport|$options|$protocol"); fi
     done
   done

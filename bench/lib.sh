@@ -8,7 +8,7 @@
 #   BENCH_ENGINE         Sluice's content engine: embedded (default, fresh data directory per server start) or memory
 #   BENCH_KEEP=1         keep the work directory (logs, generated documents) instead of deleting it
 #   BENCH_NO_BUILD=1     use the jars as they are instead of rebuilding stale ones with ./mvnw
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # its variables are used by the scripts that source it
 
 set -euo pipefail
 
