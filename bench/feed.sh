@@ -11,6 +11,7 @@
 #   TRANSPORTS="h2c tls"                   which transports to run
 #   CLIENT_JAVA_OPTS=""                    JVM options for both feeders (default: none, as each ships)
 #   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
+# shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then

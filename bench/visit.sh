@@ -10,6 +10,7 @@
 #   PAGE_DOCUMENTS=1000                    wantedDocumentCount of paged visits
 #   SLICES="1 4 8"  MODES="paged streamed sluice-visit"
 #   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
+# shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
