@@ -113,14 +113,11 @@ public class DocumentV1ApiHandlerBenchmark {
     /** The handler over an in-memory content cluster "bench" holding the article type. */
     public abstract static class Documents extends Local {
 
-        DocumentV1ApiHandler handler;
-
         @Override
         Handler handler() {
             ContentClusters clusters = ContentClusters.of(Corpus.TYPES, List.of(
                     new ContentClusters.Cluster("bench", InMemoryContentBackend.builder().build(), List.of("article"), List.of())));
-            handler = DocumentV1ApiHandler.builder(clusters, DocumentApiConfig.defaults()).build();
-            return handler;
+            return DocumentV1ApiHandler.builder(clusters, DocumentApiConfig.defaults()).build();
         }
 
     }
