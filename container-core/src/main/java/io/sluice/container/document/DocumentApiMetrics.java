@@ -24,6 +24,7 @@ public final class DocumentApiMetrics implements MetricsSource {
     private final ConcurrentMap<String, LongAdder> responses = new ConcurrentHashMap<>();
     private final ConcurrentMap<List<String>, LongAdder> operations = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LongAdder> visits = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, LongAdder> visitedDocuments = new ConcurrentHashMap<>();
     private final LatencyHistogram latency = new LatencyHistogram();
     private final LongAdder bytesReceived = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
@@ -48,6 +49,17 @@ public final class DocumentApiMetrics implements MetricsSource {
     /** Counts a started visit of {@code kind} ({@code visit}, {@code copy}, {@code update-where}, {@code delete-where}). */
     public void visit(String kind) {
         visits.computeIfAbsent(kind, __ -> new LongAdder()).increment();
+    }
+
+    /** Counts {@code documents} returned or processed by a visit of {@code kind}. */
+    public void visitedDocuments(String kind, long documents) {
+        visitedDocuments.computeIfAbsent(kind, __ -> new LongAdder()).add(documents);
+    }
+
+    /** The number of documents visits of {@code kind} returned or processed, for tests and logs. */
+    public long visitedDocuments(String kind) {
+        LongAdder adder = visitedDocuments.get(kind);
+        return adder == null ? 0 : adder.sum();
     }
 
     public void bytesReceived(long bytes) {
@@ -78,6 +90,8 @@ public final class DocumentApiMetrics implements MetricsSource {
                                                                      Map.of("operation", key.get(0), "outcome", key.get(1)),
                                                                      count.sum())));
         visits.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visits", Map.of("operation", kind), count.sum())));
+        visitedDocuments.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visited_documents",
+                                                                            Map.of("operation", kind), count.sum())));
         metrics.add(Metric.counter("httpapi_bytes_received", Map.of(), bytesReceived.sum()));
         metrics.add(Metric.counter("httpapi_bytes_sent", Map.of(), bytesSent.sum()));
         metrics.add(latency());

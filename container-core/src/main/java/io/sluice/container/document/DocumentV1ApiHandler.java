@@ -181,7 +181,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         private LongSupplier nanoTime = System::nanoTime;
         private TaskScheduler scheduler;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
-        private Function<DocumentApiContext, VisitRoutes> visitRoutes = context -> new UnimplementedVisitRoutes();
+        private Function<DocumentApiContext, VisitRoutes> visitRoutes = BackendVisitRoutes::new;
 
         private Builder(ContentClusters clusters, DocumentApiConfig config) {
             this.clusters = Objects.requireNonNull(clusters, "clusters");
@@ -214,7 +214,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             return this;
         }
 
-        /** Serves routes 1–4 (visiting and friends); default answers 501 until visiting is implemented. */
+        /** Serves routes 1–4 (visiting and friends); default {@link BackendVisitRoutes}. */
         public Builder visitRoutes(Function<DocumentApiContext, VisitRoutes> visitRoutes) {
             this.visitRoutes = Objects.requireNonNull(visitRoutes, "visitRoutes");
             return this;

@@ -58,7 +58,7 @@ final class SingleDocumentOperations {
         DocumentJsonWriter writer = DocumentJsonWriter.of(parameters.string("format.tensors").map(SingleDocumentOperations::tensorFormat)
                                                                     .orElse(TensorFormat.SHORT));
         OperationOptions options = options(request, cluster, id);
-        enqueueReady(request, "get", id, () -> cluster.backend().get(id, fieldSet::filter, options), outcome -> {
+        enqueueReady(request, "get", id, () -> cluster.backend().get(id, fieldSet, options), outcome -> {
             if (outcome.isSuccess() && outcome.document().isPresent())
                 return new DocumentResponses.Reply(HttpStatus.OK_200,
                                                    DocumentResponses.document(request.pathId(), outcome.document().get(),

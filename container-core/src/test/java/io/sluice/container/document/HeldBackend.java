@@ -4,7 +4,7 @@ import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.content.ContentBackend;
-import io.sluice.document.content.FieldFilter;
+import io.sluice.document.FieldSet;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Visit;
@@ -53,7 +53,7 @@ public final class HeldBackend implements ContentBackend {
     }
 
     @Override
-    public CompletableFuture<Outcome> get(DocumentId id, FieldFilter fields, OperationOptions options) {
+    public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         return record("get", id, options, fields);
     }
 

@@ -141,14 +141,6 @@ class RoutingTest {
     }
 
     @Test
-    void visitWithoutVisiting_returns501() throws Exception {
-        HttpTester.Response response = fixture.send("GET", "/document/v1/?cluster=music");
-        assertEquals(501, response.getStatus());
-        assertEquals(Map.of("pathId", "/document/v1/", "message", "Visiting is not implemented yet"),
-                     JsonTree.parse(response.getContent()));
-    }
-
-    @Test
     void dryRunOnVisit_returns400() throws Exception {
         HttpTester.Response response = fixture.send("GET", "/document/v1/ns/music/docid/?dryRun=true");
         assertEquals(400, response.getStatus());

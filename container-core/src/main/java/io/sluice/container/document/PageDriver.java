@@ -1,0 +1,235 @@
+package io.sluice.container.document;
+
+import io.sluice.document.content.ProgressToken;
+import io.sluice.document.content.Visit;
+import io.sluice.document.content.VisitBatch;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Pulls one page of a visit into a {@link Sink}, one {@link Visit#next} at a time, and says how the page ended: the
+ * visit finished, the sink had enough at a bucket boundary, the sink failed, the backend failed, or the page's time ran
+ * out. Never blocks; runs on whichever threads complete the backend's and the sink's futures, one step at a time.
+ *
+ * <p>When time runs out while the backend is reading, the page ends at once with the continuation of the last batch
+ * the sink took (the batch being read is dropped, so resuming returns it again); while the sink works, the page ends
+ * as soon as it is done, so work it started (e.g. updates) is never repeated by resuming.
+ */
+final class PageDriver {
+
+    /** What takes the batches of a page. */
+    interface Sink {
+
+        /** The most entries to ask the backend for next; positive. */
+        int nextBatchSize();
+
+        /**
+         * Takes a batch's entries; completes, never exceptionally, with a failure message that ends the page, or
+         * empty to go on.
+         */
+        CompletableFuture<Optional<String>> accept(VisitBatch batch);
+
+        /** Whether the page has enough, so that it ends at the next bucket boundary. */
+        boolean satisfied();
+
+        /** Whether the page must end now, even inside a bucket (continuations are exact, so this loses nothing). */
+        default boolean full() {
+            return false;
+        }
+
+    }
+
+    /**
+     * How a page ended.
+     *
+     * @param continuation where to resume; empty when the visit is finished, or when it failed and none was given
+     * @param batches      how many batches the sink took
+     * @param failure      why the page failed, if it did
+     * @param expired      whether the page's time ran out before the visit finished
+     */
+    record End(Optional<ProgressToken> continuation, int batches, Optional<String> failure, boolean expired) { }
+
+    private enum Phase { READY, PULLING, PULLED, ACCEPTING, ACCEPTED, DONE }
+
+    private final Visit visit;
+    private final Sink sink;
+    private final Clock clock;
+    private final Instant pageEnd;
+    private final CompletableFuture<End> result = new CompletableFuture<>();
+
+    private Phase phase = Phase.READY;           // guarded by this
+    private VisitBatch batch;                    // guarded by this: the batch pulled or being accepted
+    private Throwable pullFailure;               // guarded by this
+    private Optional<String> sinkFailure;        // guarded by this
+    private boolean expired;                     // guarded by this
+    private Optional<ProgressToken> continuation; // guarded by this: of the last batch accepted
+    private int batches;                         // guarded by this
+    private int wip;                             // guarded by this: pending calls of step()
+
+    private PageDriver(Visit visit, Sink sink, Optional<ProgressToken> start, Clock clock, Instant pageEnd) {
+        this.visit = Objects.requireNonNull(visit, "visit");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.continuation = Objects.requireNonNull(start, "start");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.pageEnd = Objects.requireNonNull(pageEnd, "pageEnd");
+    }
+
+    /**
+     * Starts pulling a page of {@code visit}, which resumed from {@code start}, into {@code sink} until
+     * {@code pageEnd} on {@code clock}. Its {@link #result()} completes exactly once, normally, with how the page
+     * ended; the visit is cancelled by then.
+     */
+    static PageDriver start(Visit visit, Sink sink, Optional<ProgressToken> start, Clock clock, Instant pageEnd,
+                            TaskScheduler scheduler) {
+        PageDriver driver = new PageDriver(visit, sink, start, clock, pageEnd);
+        Runnable cancelTimer = scheduler.schedule(driver::expire, Duration.between(clock.instant(), pageEnd));
+        driver.result.whenComplete((end, failure) -> cancelTimer.run());
+        driver.step();
+        return driver;
+    }
+
+    /** How the page ended, once it has. */
+    CompletableFuture<End> result() {
+        return result;
+    }
+
+    /** Ends the page as soon as it can; called when the client is gone, or when the page's time is up. */
+    void expire() {
+        synchronized (this) {
+            expired = true;
+        }
+        step();
+    }
+
+    /** Runs steps until one waits for a future; reentrant calls only ask the running loop for another round. */
+    private void step() {
+        synchronized (this) {
+            if (wip++ > 0)
+                return;
+        }
+        while (true) {
+            while (stepOnce()) {
+                // the page moved on without waiting for a future: take the next step at once
+            }
+            synchronized (this) {
+                if (--wip == 0)
+                    return;
+                wip = 1;
+            }
+        }
+    }
+
+    /** Takes one step; returns whether another may be taken at once. */
+    private boolean stepOnce() {
+        End end = null;
+        boolean again = false;
+        boolean pull = false;
+        VisitBatch accept = null;
+        synchronized (this) {
+            switch (phase) {
+                case READY:
+                    if (expired || ! clock.instant().isBefore(pageEnd))
+                        end = end(Optional.empty(), true);
+                    else {
+                        phase = Phase.PULLING;
+                        pull = true;
+                    }
+                    break;
+                case PULLING:
+                    if (expired) // drop the batch being read: resuming from the last continuation returns it again
+                        end = end(Optional.empty(), true);
+                    break;
+                case PULLED:
+                    if (pullFailure != null)
+                        end = end(Optional.of(message(pullFailure)), false);
+                    else {
+                        phase = Phase.ACCEPTING;
+                        accept = batch;
+                    }
+                    break;
+                case ACCEPTED:
+                    batches++;
+                    continuation = batch.continuation();
+                    if (sinkFailure.isPresent())
+                        end = end(sinkFailure, false);
+                    else if (batch.isFinished() || (batch.atBucketBoundary() && sink.satisfied()) || sink.full())
+                        end = end(Optional.empty(), false);
+                    else {
+                        phase = Phase.READY;
+                        again = true;
+                    }
+                    batch = null;
+                    break;
+                default: // ACCEPTING, DONE: wait
+                    break;
+            }
+        }
+        if (end != null) {
+            visit.cancel(); // idempotent; releases what a finished visit still holds
+            result.complete(end);
+        }
+        else if (pull)
+            pull();
+        else if (accept != null)
+            accept(accept);
+        return again;
+    }
+
+    /** Ends the page; call with the lock held. */
+    private End end(Optional<String> failure, boolean expiredNow) {
+        phase = Phase.DONE;
+        return new End(continuation, batches, failure, expiredNow);
+    }
+
+    private void pull() {
+        CompletableFuture<VisitBatch> next;
+        try {
+            next = visit.next(sink.nextBatchSize());
+        }
+        catch (RuntimeException e) {
+            next = CompletableFuture.failedFuture(e);
+        }
+        next.whenComplete((pulled, failure) -> {
+            synchronized (this) {
+                if (phase != Phase.PULLING)
+                    return;
+                phase = Phase.PULLED;
+                batch = pulled;
+                pullFailure = failure;
+            }
+            step();
+        });
+    }
+
+    private void accept(VisitBatch accepted) {
+        CompletableFuture<Optional<String>> done;
+        try {
+            done = sink.accept(accepted);
+        }
+        catch (RuntimeException e) {
+            done = CompletableFuture.failedFuture(e);
+        }
+        done.whenComplete((failure, exception) -> {
+            synchronized (this) {
+                phase = Phase.ACCEPTED;
+                sinkFailure = exception != null ? Optional.of(message(exception)) : failure;
+            }
+            step();
+        });
+    }
+
+    static String message(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof CancellationException)
+            return "Visit was cancelled";
+        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    }
+
+}

@@ -1,0 +1,50 @@
+package io.sluice.container.document;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/** A {@link TaskScheduler} whose tasks run only when a test fires them, chosen by their delay. */
+final class DelayedTasks implements TaskScheduler {
+
+    private record Task(Runnable runnable, Duration delay, boolean[] cancelled) { }
+
+    private final List<Task> tasks = new ArrayList<>();
+
+    @Override
+    public synchronized Runnable schedule(Runnable task, Duration delay) {
+        boolean[] cancelled = { false };
+        tasks.add(new Task(task, delay, cancelled));
+        return () -> {
+            synchronized (this) {
+                cancelled[0] = true;
+            }
+        };
+    }
+
+    /** Runs the tasks not cancelled whose delay matches, as if that time had passed; returns how many ran. */
+    int fire(Predicate<Duration> delay) {
+        List<Task> due = new ArrayList<>();
+        synchronized (this) {
+            for (Task task : List.copyOf(tasks))
+                if ( ! task.cancelled()[0] && delay.test(task.delay())) {
+                    due.add(task);
+                    tasks.remove(task);
+                }
+        }
+        due.forEach(task -> task.runnable().run());
+        return due.size();
+    }
+
+    /** Runs the pending tasks with a delay shorter than {@code limit}: e.g. visit budgets, but not request deadlines. */
+    int fireShorterThan(Duration limit) {
+        return fire(delay -> delay.compareTo(limit) < 0);
+    }
+
+    /** The delays of the tasks scheduled and not cancelled. */
+    synchronized List<Duration> pending() {
+        return tasks.stream().filter(task -> ! task.cancelled()[0]).map(Task::delay).toList();
+    }
+
+}
