@@ -35,6 +35,18 @@ class DocumentV1ApiHandlerBenchmarkTest {
     }
 
     @Test
+    void visitPage_returnsEveryStoredDocumentInOneResponse() throws Exception {
+        DocumentV1ApiHandlerBenchmark.Visited state = new DocumentV1ApiHandlerBenchmark.Visited();
+        state.start(); // checks the page's document count and that no continuation follows
+        try {
+            String response = text(state.send(state.visit));
+            assertTrue(response.contains("\"documentCount\":" + DocumentV1ApiHandlerBenchmark.STORED), response.substring(0, 300));
+        } finally {
+            state.stop();
+        }
+    }
+
+    @Test
     void reference_answersTheFixedBody() throws Exception {
         DocumentV1ApiHandlerBenchmark.Fixed state = new DocumentV1ApiHandlerBenchmark.Fixed();
         state.start();
