@@ -17,17 +17,13 @@ import java.util.Optional;
 /** Mounts {@code /document/v1} on a server: the real handler with {@code <document-api>}, else Vespa's 404 stand-in. */
 final class DocumentApi {
 
-    /** The engines every server provides, whatever its launch options. */
-    static final Map<ContentCluster.Engine, ContentBackendFactory> ENGINES =
-            Map.of(ContentCluster.Engine.MEMORY, ContentBackendFactory.memory());
-
     /**
-     * The content engines a server launched with {@code options} provides. TODO(engines): EMBEDDED (which honours
-     * {@code options.dataDirectory()}) and CASSANDRA are added by their own modules; until then a cluster using them
-     * fails at startup, naming the engine.
+     * The content engines a server launched with {@code options} provides: the embedded store (which honours
+     * {@code --data}) and the in-memory one. A cluster using another engine fails at startup, naming the engine.
      */
     static Map<ContentCluster.Engine, ContentBackendFactory> engines(LaunchOptions options) {
-        return ENGINES;
+        return Map.of(ContentCluster.Engine.MEMORY, ContentBackendFactory.memory(),
+                      ContentCluster.Engine.EMBEDDED, ContentBackendFactory.embedded(options.dataDirectory()));
     }
 
     private static final String[] BINDINGS = { DocumentV1ApiHandler.BINDING, "http://*/document/v1" };

@@ -3,6 +3,7 @@ package io.sluice.http;
 import io.sluice.config.ApplicationPackage;
 import io.sluice.config.ApplicationPackageLoader;
 import io.sluice.config.ConfigException;
+import io.sluice.config.ContentCluster;
 import io.sluice.container.JsonTree;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.StringRequestContent;
@@ -102,7 +103,7 @@ class DocumentApiMountTest {
     void engineWithoutFactory_failsAtStartNamingIt() throws Exception {
         Path app = write("<document-api/>", "<cassandra/>");
         ConfigException e = assertThrows(ConfigException.class, () -> serve(app));
-        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [memory]", e.getMessage());
+        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [embedded, memory]", e.getMessage());
     }
 
     @Test
@@ -111,7 +112,7 @@ class DocumentApiMountTest {
         Files.writeString(app.resolve("schemas/music.sd"), "schema other {\n  document other {\n  }\n}\n");
         ApplicationPackage application = ApplicationPackageLoader.load(app);
         ConfigException e = assertThrows(ConfigException.class,
-                                         () -> io.sluice.container.document.ContentClusters.load(application, DocumentApi.ENGINES));
+                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, io.sluice.container.document.ContentBackendFactory.memory())));
         assertEquals("<content id='music'> lists document type 'music', but no schema defines it; schemas define [other]", e.getMessage());
     }
 

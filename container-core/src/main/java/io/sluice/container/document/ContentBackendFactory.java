@@ -4,7 +4,12 @@ import io.sluice.config.ApplicationPackage;
 import io.sluice.config.ContentCluster;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.content.ContentBackend;
+import io.sluice.document.content.embedded.EmbeddedContentBackend;
+import io.sluice.document.content.embedded.EmbeddedOptions;
 import io.sluice.document.content.memory.InMemoryContentBackend;
+
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Creates the content backend of one {@code <content>} cluster. One factory per {@link ContentCluster.Engine}; the
@@ -26,6 +31,22 @@ public interface ContentBackendFactory {
     /** The in-memory backend, for {@code <memory/>} clusters: nothing survives a restart. */
     static ContentBackendFactory memory() {
         return (cluster, application, types) -> InMemoryContentBackend.builder().build();
+    }
+
+    /**
+     * The embedded RocksDB store, the default engine. Each cluster keeps its files in its own directory:
+     * {@code <dataRoot>/<cluster id>} when the process was given a data root ({@code --data}), else the cluster's
+     * configured data directory, else {@code data/<cluster id>} inside the application package.
+     */
+    static ContentBackendFactory embedded(Optional<Path> dataRoot) {
+        return (cluster, application, types) -> {
+            Path directory = dataRoot.map(root -> root.resolve(cluster.id()))
+                                     .or(cluster::dataDirectory)
+                                     .orElseGet(() -> application.directory().resolve("data").resolve(cluster.id()));
+            return EmbeddedContentBackend.open(EmbeddedOptions.builder(directory, types)
+                                                              .engineOptions(cluster.engineOptions())
+                                                              .build());
+        };
     }
 
 }
