@@ -103,6 +103,7 @@ feed() {  # feeder transport
     tail -n 20 "$bench_work/feeder.err" >&2
     failures=$((failures + 1))
   fi
+  bench_require_alive "$sluice_pid" sluice
   after="$(bench_cpu_ticks "$sluice_pid")"
   bench_stop "$sluice_pid"
   ok="$(stat_value feeder.ok.count "$bench_work/stats.json")"

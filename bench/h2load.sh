@@ -132,6 +132,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     if (( round % 2 )); then order=(sluice ceiling); else order=(ceiling sluice); fi
     for server in "${order[@]}"; do
       if [[ "$server" == sluice ]]; then pid="$sluice_pid"; else pid="$ceiling_pid"; fi
+      bench_require_alive "$pid" "$server"
       result="$(run "$server" "$pid" "$request" "$transport" "$options" "$protocol")" || failures=$((failures + 1))
       read -r rate cpu other <<<"$result"
       (( other > 0 )) && others[$server/$name]=$(( ${others[$server/$name]:-0} + other ))

@@ -192,6 +192,14 @@ bench_start_ceiling() {
   bench_wait_ready "$ceiling_pid" "$1" ceiling
 }
 
+# Fails, showing the end of its log, unless process $1 (started as $2) still runs.
+bench_require_alive() {
+  if ! kill -0 "$1" 2>/dev/null; then
+    tail -n 30 "$bench_work/$2.log" >&2
+    bench_die "$2 (pid $1) is no longer running"
+  fi
+}
+
 # User plus system CPU time of process $1 so far, in clock ticks ($bench_clk_tck per second).
 bench_cpu_ticks() {
   local stat

@@ -97,6 +97,7 @@ for mode in $MODES; do for slices in $SLICES; do rows+=("$mode|$slices"); done; 
 for ((round = 1; round <= ROUNDS; round++)); do
   for row in "${rows[@]}"; do
     IFS='|' read -r mode slices <<<"$row"
+    bench_require_alive "$sluice_pid" sluice
     before="$(bench_cpu_ticks "$sluice_pid")"
     start="$(date +%s.%N)"
     if [[ "$mode" == sluice-visit ]]; then result="$(visit_cli "$slices")" || result=""
