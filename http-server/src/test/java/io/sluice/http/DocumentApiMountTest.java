@@ -92,6 +92,20 @@ class DocumentApiMountTest {
     }
 
     @Test
+    void withEmbeddedStore_reportsItsFiguresPerCluster() throws Exception {
+        Path app = write("<document-api/>", "<embedded/>");
+        server = Main.serve(new LaunchOptions(app, OptionalInt.empty(), java.util.Optional.of(directory.resolve("data"))));
+        assertEquals(200, send("POST", "/document/v1/ns/music/docid/a", "{\"fields\":{\"artist\":\"x\"}}").getStatus());
+
+        List<String> lines = send("GET", "/state/v1/metrics?format=prometheus", null).getContentAsString().lines().toList();
+
+        assertTrue(lines.stream().anyMatch(line -> line.startsWith("content_documents_last{clusterId=\"music\",} 1 ")), lines.toString());
+        for (String figure : List.of("stored_bytes", "wal_bytes", "memtable_bytes", "tombstones", "recovery_seconds"))
+            assertTrue(lines.stream().anyMatch(line -> line.startsWith("content_" + figure + "_last{clusterId=\"music\",} ")),
+                       figure + " in " + lines);
+    }
+
+    @Test
     void withoutDocumentApi_answers404NotConfigured() throws Exception {
         serve(write("", "<memory/>"));
         ContentResponse response = send("GET", "/document/v1/ns/music/docid/a", null);
@@ -102,8 +116,10 @@ class DocumentApiMountTest {
     @Test
     void engineWithoutFactory_failsAtStartNamingIt() throws Exception {
         Path app = write("<document-api/>", "<cassandra/>");
-        ConfigException e = assertThrows(ConfigException.class, () -> serve(app));
-        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [embedded, memory]", e.getMessage());
+        ApplicationPackage application = ApplicationPackageLoader.load(app);
+        ConfigException e = assertThrows(ConfigException.class,
+                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, io.sluice.container.document.ContentBackendFactory.memory())));
+        assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [memory]", e.getMessage());
     }
 
     @Test

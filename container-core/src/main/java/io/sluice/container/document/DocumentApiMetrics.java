@@ -70,7 +70,7 @@ public final class DocumentApiMetrics implements MetricsSource {
         bytesSent.add(bytes);
     }
 
-    /** Adds gauges read on every report, e.g. the queue's depth. */
+    /** Adds gauges read on every report, e.g. the queue's depth and the content clusters' store figures. */
     public void gauges(Supplier<List<Metric>> gauges) {
         this.gauges = gauges;
     }

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -58,9 +59,15 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         var queue = new OperationQueue(config.maxPendingDocs(), MAX_QUEUE_AGE, config.maxPendingBytes(),
                                        builder.maxInFlight, builder.clock);
         var metrics = new DocumentApiMetrics();
-        metrics.gauges(() -> List.of(Metric.gauge("httpapi_queued_operations", Map.of(), queue.queued()),
-                                     Metric.gauge("httpapi_queued_bytes", Map.of(), queue.queuedBytes()),
-                                     Metric.gauge("httpapi_pending_operations", Map.of(), queue.inFlight())));
+        var content = new ContentClusterMetrics(builder.clusters);
+        metrics.gauges(() -> {
+            List<Metric> gauges = new ArrayList<>();
+            gauges.add(Metric.gauge("httpapi_queued_operations", Map.of(), queue.queued()));
+            gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), queue.queuedBytes()));
+            gauges.add(Metric.gauge("httpapi_pending_operations", Map.of(), queue.inFlight()));
+            gauges.addAll(content.metrics());
+            return gauges;
+        });
         this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, queue, metrics);
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");

@@ -5,6 +5,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -76,6 +77,15 @@ public interface ContentBackend extends AutoCloseable {
      *                                       distribution bit count
      */
     Visit visit(VisitSpec spec);
+
+    /**
+     * Figures describing the store now, for metrics: names from {@link ContentStatistics} to values, only those this
+     * backend can tell. Cheap enough to call on every metrics request, and does not wait for operations. Never
+     * throws: a closed backend, or one that cannot read its figures, reports none. This default reports none.
+     */
+    default Map<String, Number> statistics() {
+        return Map.of();
+    }
 
     /**
      * Stops accepting operations and releases resources. Operations already issued still complete (possibly with

@@ -5,6 +5,7 @@ import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.content.ContentBackend;
+import io.sluice.document.content.ContentStatistics;
 import io.sluice.document.content.DocumentKey;
 import io.sluice.document.FieldSet;
 import io.sluice.document.content.OperationOptions;
@@ -25,6 +26,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -37,6 +40,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 
 /**
@@ -77,6 +83,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final Duration recoveryTime;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Statistics read the database under the read lock; closing it takes the write lock, so reads never see it gone. */
+    private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
 
     private enum Access { READ, WRITE, REMOVE }
 
@@ -191,22 +199,58 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * @throws IllegalStateException if the backend is closed or RocksDB fails to answer
      */
     public EmbeddedStats stats() {
+        Lock lock = storeLock.readLock();
+        lock.lock();
+        try {
+            return readStats();
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("Reading store statistics failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@inheritDoc} Reports every figure of {@link #stats()}; none while the store is closing. */
+    @Override
+    public Map<String, Number> statistics() {
+        Lock lock = storeLock.readLock();
+        if (!lock.tryLock()) {
+            return Map.of(); // closing: the metrics request must not wait for the final flush
+        }
+        EmbeddedStats stats;
+        try {
+            stats = readStats();
+        } catch (IllegalStateException | RocksDBException e) {
+            log.debug("No statistics from the embedded store at {}", options.dataDirectory(), e);
+            return Map.of();
+        } finally {
+            lock.unlock();
+        }
+        Map<String, Number> figures = new LinkedHashMap<>();
+        figures.put(ContentStatistics.DOCUMENTS, stats.documents());
+        figures.put(ContentStatistics.TOMBSTONES, stats.tombstones());
+        figures.put(ContentStatistics.STORED_BYTES, stats.storedBytes());
+        figures.put(ContentStatistics.WAL_BYTES, stats.walBytes());
+        figures.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
+        figures.put(ContentStatistics.PENDING_OPERATIONS, stats.pendingOperations());
+        figures.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        return figures;
+    }
+
+    /** Reads the figures; the caller holds the read lock, so the database stays open meanwhile. */
+    private EmbeddedStats readStats() throws RocksDBException {
         if (closed.get()) {
             throw new IllegalStateException("The embedded content backend is closed");
         }
-        try {
-            long keys = store.sum("rocksdb.estimate-num-keys", true);
-            long tombstones = store.sum("rocksdb.estimate-num-keys", false);
-            return new EmbeddedStats(Math.max(0, keys - tombstones), tombstones,
-                                     store.sum("rocksdb.total-sst-files-size", true)
-                                     + store.sum("rocksdb.total-sst-files-size", false),
-                                     store.walBytes(),
-                                     store.sum("rocksdb.cur-size-all-mem-tables", true)
-                                     + store.sum("rocksdb.cur-size-all-mem-tables", false),
-                                     pending.get(), recoveryTime);
-        } catch (RocksDBException e) {
-            throw new IllegalStateException("Reading store statistics failed: " + e.getMessage(), e);
-        }
+        long keys = store.sum("rocksdb.estimate-num-keys", true);
+        long tombstones = store.sum("rocksdb.estimate-num-keys", false);
+        return new EmbeddedStats(Math.max(0, keys - tombstones), tombstones,
+                                 store.sum("rocksdb.total-sst-files-size", true)
+                                 + store.sum("rocksdb.total-sst-files-size", false),
+                                 store.walBytes(),
+                                 store.sum("rocksdb.cur-size-all-mem-tables", true)
+                                 + store.sum("rocksdb.cur-size-all-mem-tables", false),
+                                 pending.get(), recoveryTime);
     }
 
     private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options, Access access,
@@ -393,23 +437,34 @@ public final class EmbeddedContentBackend implements ContentBackend {
             // Closing the database under a running native call would crash the process; leak it instead.
             log.error("Store threads are still running; leaving the store at {} open", options.dataDirectory());
         } else {
-            writer.close();
+            Lock lock = storeLock.writeLock();
+            lock.lock();
             try {
-                store.flush();
-            } catch (RocksDBException e) {
-                log.warn("Flushing memtables on close failed; the next open replays the write-ahead log", e);
-            }
-            operations.close();
-            try {
-                store.close();
-                log.info("Closed embedded store at {}", options.dataDirectory());
-            } catch (IllegalStateException e) {
-                // E.g. after running out of disk: what was acknowledged is in the log and replays on the next open.
-                log.warn("Closing the embedded store at {} failed", options.dataDirectory(), e);
+                closeStore();
+            } finally {
+                lock.unlock();
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */
+    private void closeStore() {
+        writer.close();
+        try {
+            store.flush();
+        } catch (RocksDBException e) {
+            log.warn("Flushing memtables on close failed; the next open replays the write-ahead log", e);
+        }
+        operations.close();
+        try {
+            store.close();
+            log.info("Closed embedded store at {}", options.dataDirectory());
+        } catch (IllegalStateException e) {
+            // E.g. after running out of disk: what was acknowledged is in the log and replays on the next open.
+            log.warn("Closing the embedded store at {} failed", options.dataDirectory(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.document.content.BucketSpace;
 import io.sluice.document.content.ContentBackend;
+import io.sluice.document.content.ContentStatistics;
 import io.sluice.document.content.DocumentKey;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
@@ -20,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -284,6 +286,22 @@ public final class InMemoryContentBackend implements ContentBackend {
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
         }
+    }
+
+    /**
+     * {@inheritDoc} Reports live documents, their estimated bytes as stored bytes, and pending operations; none once
+     * closed.
+     */
+    @Override
+    public Map<String, Number> statistics() {
+        if (closed.get()) {
+            return Map.of();
+        }
+        Map<String, Number> figures = new LinkedHashMap<>();
+        figures.put(ContentStatistics.DOCUMENTS, capacity.documents());
+        figures.put(ContentStatistics.STORED_BYTES, capacity.bytes());
+        figures.put(ContentStatistics.PENDING_OPERATIONS, pending.get());
+        return figures;
     }
 
     /** Stops accepting operations and, if it made its own thread pool, shuts that down. Idempotent. */

@@ -9,6 +9,7 @@ import io.sluice.document.PrimitiveType;
 import io.sluice.document.Slice;
 import io.sluice.document.StringValue;
 import io.sluice.document.FieldSet;
+import io.sluice.document.content.ContentStatistics;
 import io.sluice.document.content.ManualClock;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
@@ -28,7 +29,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -333,6 +336,54 @@ class EmbeddedStoreTest {
         assertEquals(99, stats.documents());
         assertTrue(stats.storedBytes() > 0, stats.toString());
         assertFalse(stats.recoveryTime().isNegative(), stats.toString());
+    }
+
+    @Test
+    void statistics_reportEveryFigureOfStats() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+        await(backend.put(song("b", "Jude"), until()));
+        await(backend.remove(id("a"), until()));
+        EmbeddedStats stats = backend.stats();
+
+        Map<String, Number> figures = backend.statistics();
+
+        Map<String, Number> expected = new LinkedHashMap<>();
+        expected.put(ContentStatistics.DOCUMENTS, stats.documents());
+        expected.put(ContentStatistics.TOMBSTONES, stats.tombstones());
+        expected.put(ContentStatistics.STORED_BYTES, stats.storedBytes());
+        expected.put(ContentStatistics.WAL_BYTES, stats.walBytes());
+        expected.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
+        expected.put(ContentStatistics.PENDING_OPERATIONS, 0);
+        expected.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        assertEquals(expected, figures);
+        assertTrue(stats.walBytes() > 0, "unflushed writes are in the log: " + stats);
+        assertTrue(stats.memtableBytes() > 0, "unflushed writes are in memtables: " + stats);
+    }
+
+    @Test
+    void statistics_afterClose_areEmpty() {
+        EmbeddedContentBackend backend = open(options());
+        backend.close();
+
+        assertEquals(Map.of(), backend.statistics());
+    }
+
+    @Test
+    void storedBytes_ofCompressibleDocuments_areFarFewerThanTheirText() {
+        EmbeddedContentBackend backend = open(options());
+        String verse = "Hey Jude, don't make it bad, take a sad song and make it better. ";
+        long textBytes = 0;
+        for (int i = 0; i < 500; i++) {
+            String title = i + " " + verse.repeat(30);
+            textBytes += title.length();
+            await(backend.put(song("d" + i, title), until()));
+        }
+        backend.close();
+
+        long stored = open(options()).stats().storedBytes();
+
+        assertTrue(stored > 0 && stored < textBytes / 4, stored + " bytes stored for " + textBytes + " bytes of text");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.sluice.document.PrimitiveType;
 import io.sluice.document.StringValue;
 import io.sluice.document.TestUpdates;
 import io.sluice.document.FieldSet;
+import io.sluice.document.content.ContentStatistics;
 import io.sluice.document.content.ManualClock;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -111,6 +113,32 @@ class InMemoryContentBackendLimitsTest {
                                                                   new StringValue("y".repeat(1000))), options()));
             assertEquals(Status.INSUFFICIENT_STORAGE, outcome.status());
         }
+    }
+
+    @Test
+    void statistics_reportLiveDocumentsTheirBytesAndPendingOperations() {
+        try (InMemoryContentBackend store = backend().build();
+             InMemoryContentBackend onlyB = backend().build()) {
+            run(store.put(song("a", "A"), options()));
+            run(store.put(song("b", "B"), options()));
+            run(store.remove(song("a", "").id(), options()));
+            run(onlyB.put(song("b", "B"), options()));
+            long bytesOfB = onlyB.statistics().get(ContentStatistics.STORED_BYTES).longValue();
+
+            assertTrue(bytesOfB > 0, "estimated bytes of one document: " + bytesOfB);
+            assertEquals(Map.of(ContentStatistics.DOCUMENTS, 1L, ContentStatistics.STORED_BYTES, bytesOfB,
+                                ContentStatistics.PENDING_OPERATIONS, 0),
+                         store.statistics());
+        }
+    }
+
+    @Test
+    void statistics_afterClose_areEmpty() {
+        InMemoryContentBackend store = backend().build();
+        run(store.put(song("a", "A"), options()));
+        store.close();
+
+        assertEquals(Map.of(), store.statistics());
     }
 
     @Test

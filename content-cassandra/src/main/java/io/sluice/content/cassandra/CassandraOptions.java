@@ -1,0 +1,263 @@
+package io.sluice.content.cassandra;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * How a {@link CassandraContentBackend} reaches and lays out its data: contact points, keyspace, replication,
+ * consistency levels, timeouts and limits. Immutable; {@link #fromEngineOptions} reads the {@code <cassandra>} element
+ * of a {@code <content>} cluster, the withers change single settings.
+ *
+ * @param contactPoints       nodes the driver first connects to; it discovers the rest
+ * @param localDatacenter     the data center whose nodes the driver prefers ({@code datacenter1} for a default node)
+ * @param keyspace            the keyspace holding this content cluster's tables
+ * @param replicationFactor   copies of every document: the cluster's {@code <min-redundancy>} unless overridden
+ * @param replicationStrategy {@code NetworkTopologyStrategy} (the factor in every data center) or
+ *                            {@code SimpleStrategy}
+ * @param consistency         consistency of reads and of the commit of every write
+ * @param serialConsistency   consistency of the Paxos phase of every write (LOCAL_SERIAL or SERIAL)
+ * @param requestTimeout      the longest one request to Cassandra may take; an operation's deadline may cut it shorter
+ * @param distributionBits    superbuckets are {@code 2^bits} partitions of each table; 1..32
+ * @param tombstoneRetention  how long removes are remembered (and returned by visits with removes)
+ * @param maxPendingOperations operations issued but not completed before new ones answer OVERLOAD
+ * @param createSchema        whether {@code open} creates the keyspace and tables if missing
+ */
+public record CassandraOptions(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace,
+                               int replicationFactor, String replicationStrategy, ConsistencyLevel consistency,
+                               ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
+                               Duration tombstoneRetention, int maxPendingOperations, boolean createSchema) {
+
+    /** The option names {@link #fromEngineOptions} understands. */
+    public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
+                                                   "replication-factor", "replication-strategy", "consistency",
+                                                   "serial-consistency", "request-timeout", "distribution-bits",
+                                                   "tombstone-retention", "max-pending", "create-schema");
+    private static final int DEFAULT_PORT = 9042;
+
+    /** @throws InvalidCassandraOptionException naming the setting and value if one is out of range */
+    public CassandraOptions {
+        contactPoints = List.copyOf(contactPoints);
+        Objects.requireNonNull(localDatacenter, "localDatacenter");
+        Objects.requireNonNull(consistency, "consistency");
+        Objects.requireNonNull(serialConsistency, "serialConsistency");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        Objects.requireNonNull(tombstoneRetention, "tombstoneRetention");
+        if (contactPoints.isEmpty()) {
+            throw new InvalidCassandraOptionException("contact-points must name at least one node");
+        }
+        if (!keyspace.matches("[a-zA-Z][a-zA-Z0-9_]{0,47}")) {
+            throw new InvalidCassandraOptionException("keyspace '" + keyspace + "' is not a valid Cassandra name: "
+                                                      + "a letter, then up to 47 letters, digits or underscores");
+        }
+        if (replicationFactor < 1) {
+            throw new InvalidCassandraOptionException("replication-factor must be at least 1, but was "
+                                                      + replicationFactor);
+        }
+        if (!replicationStrategy.equals("NetworkTopologyStrategy") && !replicationStrategy.equals("SimpleStrategy")) {
+            throw new InvalidCassandraOptionException("replication-strategy must be NetworkTopologyStrategy or "
+                                                      + "SimpleStrategy, but was '" + replicationStrategy + "'");
+        }
+        if (!serialConsistency.isSerial()) {
+            throw new InvalidCassandraOptionException("serial-consistency must be SERIAL or LOCAL_SERIAL, but was "
+                                                      + serialConsistency.name());
+        }
+        if (consistency.isSerial()) {
+            throw new InvalidCassandraOptionException("consistency must not be serial, but was " + consistency.name());
+        }
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new InvalidCassandraOptionException("request-timeout must be positive, but was " + requestTimeout);
+        }
+        if (distributionBits < 1 || distributionBits > 32) {
+            throw new InvalidCassandraOptionException("distribution-bits must be in [1, 32], but was "
+                                                      + distributionBits);
+        }
+        if (tombstoneRetention.getSeconds() < 1 || tombstoneRetention.getSeconds() > Integer.MAX_VALUE) {
+            throw new InvalidCassandraOptionException("tombstone-retention must be from 1 second to "
+                                                      + Integer.MAX_VALUE + " seconds, but was " + tombstoneRetention);
+        }
+        if (maxPendingOperations < 1) {
+            throw new InvalidCassandraOptionException("max-pending must be positive, but was " + maxPendingOperations);
+        }
+    }
+
+    /**
+     * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
+     * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
+     * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations.
+     */
+    public static CassandraOptions defaults(String clusterId, int redundancy) {
+        return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
+                                    keyspaceFor(clusterId), redundancy, "NetworkTopologyStrategy",
+                                    DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
+                                    Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true);
+    }
+
+    /**
+     * Reads the engine options of a {@code <content id=clusterId>} cluster with {@code <min-redundancy>} {@code
+     * redundancy} (see the module README for each option); unset options keep their {@link #defaults}.
+     *
+     * @throws InvalidCassandraOptionException naming the option if one is unknown or has a bad value
+     */
+    public static CassandraOptions fromEngineOptions(String clusterId, int redundancy, Map<String, String> options) {
+        Set<String> unknown = new TreeSet<>(options.keySet());
+        unknown.removeAll(NAMES);
+        if (!unknown.isEmpty()) {
+            throw new InvalidCassandraOptionException("Unknown <cassandra> option" + (unknown.size() > 1 ? "s " : " ")
+                                                      + String.join(", ", unknown) + "; known are "
+                                                      + String.join(", ", new TreeSet<>(NAMES)));
+        }
+        CassandraOptions o = defaults(clusterId, redundancy);
+        return new CassandraOptions(
+                options.containsKey("contact-points") ? contactPoints(options.get("contact-points"))
+                                                      : o.contactPoints,
+                options.getOrDefault("local-datacenter", o.localDatacenter),
+                options.getOrDefault("keyspace", o.keyspace),
+                options.containsKey("replication-factor") ? integer(options, "replication-factor")
+                                                          : o.replicationFactor,
+                options.getOrDefault("replication-strategy", o.replicationStrategy),
+                options.containsKey("consistency") ? consistency(options, "consistency") : o.consistency,
+                options.containsKey("serial-consistency") ? consistency(options, "serial-consistency")
+                                                          : o.serialConsistency,
+                options.containsKey("request-timeout") ? seconds(options, "request-timeout") : o.requestTimeout,
+                options.containsKey("distribution-bits") ? integer(options, "distribution-bits")
+                                                         : o.distributionBits,
+                options.containsKey("tombstone-retention") ? seconds(options, "tombstone-retention")
+                                                           : o.tombstoneRetention,
+                options.containsKey("max-pending") ? integer(options, "max-pending") : o.maxPendingOperations,
+                options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema);
+    }
+
+    /** {@code sluice_} and the cluster id, lower-cased, with characters Cassandra does not allow made underscores. */
+    static String keyspaceFor(String clusterId) {
+        String name = "sluice_" + clusterId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        return name.length() > 48 ? name.substring(0, 48) : name;
+    }
+
+    private static List<InetSocketAddress> contactPoints(String value) {
+        List<InetSocketAddress> points = new ArrayList<>();
+        for (String point : value.split(",")) {
+            String trimmed = point.trim();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            int colon = trimmed.lastIndexOf(':');
+            boolean hasPort = colon > 0 && trimmed.indexOf(':') == colon; // one colon: host:port; IPv6 needs [..]:port
+            if (trimmed.startsWith("[")) {
+                int close = trimmed.indexOf(']');
+                hasPort = close > 0 && colon == close + 1;
+            }
+            String host = hasPort ? trimmed.substring(0, colon) : trimmed;
+            int port = DEFAULT_PORT;
+            if (hasPort) {
+                try {
+                    port = Integer.parseInt(trimmed.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    port = -1;
+                }
+                if (port < 1 || port > 65535) {
+                    throw new InvalidCassandraOptionException("contact-points entry '" + trimmed
+                                                              + "' has no valid port");
+                }
+            }
+            points.add(InetSocketAddress.createUnresolved(host.replace("[", "").replace("]", ""), port));
+        }
+        if (points.isEmpty()) {
+            throw new InvalidCassandraOptionException("contact-points '" + value + "' names no node");
+        }
+        return points;
+    }
+
+    private static int integer(Map<String, String> options, String name) {
+        String value = options.get(name);
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidCassandraOptionException(name + " must be an integer, but was '" + value + "'");
+        }
+    }
+
+    private static Duration seconds(Map<String, String> options, String name) {
+        String value = options.get(name);
+        try {
+            double seconds = Double.parseDouble(value.trim());
+            if (!(seconds > 0) || seconds > Integer.MAX_VALUE) {
+                throw new NumberFormatException();
+            }
+            return Duration.ofNanos(Math.round(seconds * 1e9));
+        } catch (NumberFormatException e) {
+            throw new InvalidCassandraOptionException(name + " must be a positive number of seconds, but was '"
+                                                      + value + "'");
+        }
+    }
+
+    private static boolean bool(Map<String, String> options, String name) {
+        String value = options.get(name).trim();
+        if (value.equals("true") || value.equals("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new InvalidCassandraOptionException(name + " must be true or false, but was '" + value + "'");
+    }
+
+    private static ConsistencyLevel consistency(Map<String, String> options, String name) {
+        String value = options.get(name).trim();
+        try {
+            return DefaultConsistencyLevel.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidCassandraOptionException(name + " '" + value + "' is not a Cassandra consistency level, "
+                                                      + "such as LOCAL_QUORUM, QUORUM, LOCAL_SERIAL or SERIAL");
+        }
+    }
+
+    /** These options with other contact points. */
+    public CassandraOptions withContactPoints(List<InetSocketAddress> points) {
+        return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema);
+    }
+
+    /** These options with another keyspace. */
+    public CassandraOptions withKeyspace(String keyspace) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema);
+    }
+
+    /** These options with another replication factor. */
+    public CassandraOptions withReplicationFactor(int factor) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema);
+    }
+
+    /** These options with another request timeout. */
+    public CassandraOptions withRequestTimeout(Duration timeout) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, timeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema);
+    }
+
+    /** These options with another number of distribution bits. */
+    public CassandraOptions withDistributionBits(int bits) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, bits,
+                                    tombstoneRetention, maxPendingOperations, createSchema);
+    }
+
+    /** These options with another limit on pending operations. */
+    public CassandraOptions withMaxPendingOperations(int max) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, max, createSchema);
+    }
+
+}

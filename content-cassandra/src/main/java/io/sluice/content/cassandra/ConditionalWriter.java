@@ -1,0 +1,210 @@
+package io.sluice.content.cassandra;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.sluice.document.BucketId;
+import io.sluice.document.DocumentId;
+import io.sluice.document.content.OperationOptions;
+import io.sluice.document.content.Outcome;
+
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Reads a document's row and writes its next version with a lightweight transaction: the read-decide-write loop of
+ * every write. The write applies only if the row still holds the version that was read ({@code IF ts = ?}); a lost
+ * race re-reads at the serial level and decides again; an unknown result is resolved by a serial read of the attempt
+ * id the write carried. So each operation applies at most once, and the caller learns whether it did.
+ */
+final class ConditionalWriter {
+
+    private static final int MAX_ATTEMPTS = 64;
+    private static final int MAX_CHECKS = 4;
+    private static final Executor RECHECK_DELAY = CompletableFuture.delayedExecutor(250, TimeUnit.MILLISECONDS);
+
+    private final CqlSession session;
+    private final Schema schema;
+    private final CassandraOptions options;
+    private final Clock clock;
+    private final Executor executor;
+    private final int tombstoneTtlSeconds;
+
+    /** What a write decided after reading the current version: an outcome without writing, or a new version. */
+    record Decision(Outcome outcome, boolean removed, byte[] body, boolean found) {
+
+        static Decision finish(Outcome outcome) {
+            return new Decision(outcome, false, null, false);
+        }
+
+        static Decision put(byte[] body, boolean found) {
+            return new Decision(null, false, body, found);
+        }
+
+        static Decision tombstone() {
+            return new Decision(null, true, null, true);
+        }
+
+    }
+
+    ConditionalWriter(CqlSession session, Schema schema, CassandraOptions options, Clock clock, Executor executor) {
+        this.session = session;
+        this.schema = schema;
+        this.options = options;
+        this.clock = clock;
+        this.executor = executor;
+        this.tombstoneTtlSeconds = (int) options.tombstoneRetention().getSeconds();
+    }
+
+    /** Reads the row of {@code id} at {@code level}; null if there is none. */
+    CompletableFuture<StoredVersion> read(DocumentId id, OperationOptions op, ConsistencyLevel level) {
+        Key key = Key.of(id, options.distributionBits());
+        BoundStatement read = schema.of(op.bucketSpace()).read().bind(key.sb(), key.orderKey(), key.id())
+                                    .setConsistencyLevel(level)
+                                    .setIdempotent(true)
+                                    .setTimeout(remaining(op.deadline()));
+        return session.executeAsync(read).toCompletableFuture().thenApply(result -> {
+            Row row = result.one();
+            return row == null ? null : StoredVersion.of(row, 0);
+        });
+    }
+
+    /** Reads the current version, lets {@code decide} choose an outcome or a new version, and writes it. */
+    CompletableFuture<Outcome> write(DocumentId id, OperationOptions op, String what,
+                                             Function<StoredVersion, Decision> decide) {
+        return attempt(id, op, what, decide, 1, options.consistency());
+    }
+
+    private CompletableFuture<Outcome> attempt(DocumentId id, OperationOptions op, String what,
+                                               Function<StoredVersion, Decision> decide, int attempt,
+                                               ConsistencyLevel readLevel) {
+        return read(id, op, readLevel).thenComposeAsync(current -> {
+            Decision decision = decide.apply(current);
+            if (decision.outcome() != null) {
+                return CompletableFuture.completedFuture(decision.outcome());
+            }
+            if (missed(op.deadline())) {
+                return CompletableFuture.completedFuture(timedOut(what, op.deadline()));
+            }
+            long now = nowMicros();
+            long timestamp = current == null ? now : Math.max(now, current.timestamp() + 1);
+            UUID attemptId = UUID.randomUUID();
+            Key key = Key.of(id, options.distributionBits());
+            BoundStatement write = schema.of(op.bucketSpace()).write()
+                    .bind(decision.removed() ? tombstoneTtlSeconds : 0, timestamp, decision.removed(),
+                          decision.body() == null ? null : ByteBuffer.wrap(decision.body()), attemptId,
+                          key.sb(), key.orderKey(), key.id(), current == null ? null : current.timestamp())
+                    .setIdempotent(false)
+                    .setTimeout(remaining(op.deadline()));
+            Outcome written = Outcome.written(timestamp, decision.found());
+            return session.executeAsync(write).toCompletableFuture().handle((result, failure) -> {
+                if (failure == null) {
+                    return result.wasApplied() ? CompletableFuture.completedFuture(written)
+                                               : retry(id, op, what, decide, attempt);
+                }
+                if (Failures.certainlyNotApplied(failure)) {
+                    return CompletableFuture.completedFuture(Failures.outcome(failure, what));
+                }
+                return resolveUnknown(id, op, what, decide, attempt, attemptId, written, failure);
+            }).thenCompose(Function.identity());
+        }, executor);
+    }
+
+    /** After losing a race: decide again on the version a serial read sees, unless out of attempts. */
+    private CompletableFuture<Outcome> retry(DocumentId id, OperationOptions op, String what,
+                                             Function<StoredVersion, Decision> decide, int attempt) {
+        if (attempt >= MAX_ATTEMPTS) {
+            return CompletableFuture.completedFuture(Outcome.overload(
+                    "Gave up " + what + " after " + attempt + " attempts lost to concurrent writes of the document"));
+        }
+        return attempt(id, op, what, decide, attempt + 1, options.serialConsistency());
+    }
+
+    /**
+     * A write whose result is unknown: a serial read completes or discards any in-flight Paxos round, so afterwards
+     * the row carries {@code attemptId} exactly if the write applied. If it did not, the operation is tried again. If
+     * the check itself keeps failing (say, while the coordinator restarts), the outcome is a retryable TIMEOUT.
+     */
+    private CompletableFuture<Outcome> resolveUnknown(DocumentId id, OperationOptions op, String what,
+                                                      Function<StoredVersion, Decision> decide, int attempt,
+                                                      UUID attemptId, Outcome written, Throwable failure) {
+        return checkApplied(id, op, attemptId, 1).handle((applied, checkFailure) -> {
+            if (checkFailure != null) {
+                return CompletableFuture.completedFuture(Outcome.timeout(
+                        what + " may or may not have been applied: " + describe(failure) + ", and checking failed: "
+                        + describe(checkFailure)));
+            }
+            if (applied) {
+                return CompletableFuture.completedFuture(written);
+            }
+            if (missed(op.deadline())) {
+                return CompletableFuture.completedFuture(Outcome.timeout(what + " was not applied before its deadline ("
+                                                                         + describe(failure) + ")"));
+            }
+            return retry(id, op, what, decide, attempt);
+        }).thenCompose(Function.identity());
+    }
+
+    /** Whether the row of {@code id} was written by {@code attemptId}, by a serial read; up to MAX_CHECKS tries. */
+    private CompletableFuture<Boolean> checkApplied(DocumentId id, OperationOptions op, UUID attemptId, int check) {
+        OperationOptions generous = op.withDeadline(clock.instant().plus(options.requestTimeout()));
+        return read(id, generous, options.serialConsistency())
+                .thenApply(current -> current != null && attemptId.equals(current.op()))
+                .handle((applied, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(applied);
+                    }
+                    if (check >= MAX_CHECKS) {
+                        return CompletableFuture.<Boolean>failedFuture(failure);
+                    }
+                    return CompletableFuture.supplyAsync(() -> null, RECHECK_DELAY)
+                                            .thenCompose(ignored -> checkApplied(id, op, attemptId, check + 1));
+                }).thenCompose(Function.identity());
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = Failures.unwrap(failure);
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+
+    /** What is left until {@code deadline}, within (0, request timeout]. */
+    private Duration remaining(Instant deadline) {
+        Duration left = Duration.between(clock.instant(), deadline);
+        if (left.compareTo(options.requestTimeout()) > 0) {
+            return options.requestTimeout();
+        }
+        return left.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : left;
+    }
+
+    private boolean missed(Instant deadline) {
+        return clock.instant().isAfter(deadline);
+    }
+
+    private long nowMicros() {
+        Instant now = clock.instant();
+        return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
+    }
+
+    private static Outcome timedOut(String what, Instant deadline) {
+        return Outcome.timeout(what + " timed out: deadline " + deadline + " passed");
+    }
+
+    /** Where a document lives: its partition (superbucket cursor), bucket order key and id. */
+    record Key(int sb, long orderKey, String id) {
+
+        static Key of(DocumentId id, int distributionBits) {
+            long orderKey = BucketId.of(id).orderKey();
+            return new Key((int) (orderKey >>> (64 - distributionBits)), orderKey, id.toString());
+        }
+
+    }
+
+}

@@ -1,0 +1,81 @@
+package io.sluice.content.cassandra;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.NoNodeAvailableException;
+import com.datastax.oss.driver.api.core.RequestThrottlingException;
+import com.datastax.oss.driver.api.core.connection.BusyConnectionException;
+import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
+import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
+import com.datastax.oss.driver.api.core.connection.HeartbeatException;
+import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import io.sluice.document.content.Outcome;
+
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * What a driver failure means for the client: the one place that turns Cassandra's exceptions into outcomes.
+ *
+ * <ul>
+ *   <li>Timeouts (the driver's or a coordinator's, incl. an unknown CAS result) become TIMEOUT (504).</li>
+ *   <li>Too few live replicas, no reachable node, every tried node failing, or a connection lost before an answer
+ *       become OVERLOAD (429): the SPI has no "unavailable" status, and 429 is what every client retries. A 503
+ *       would be more precise. (A write whose connection is lost is checked first; see the backend.)</li>
+ *   <li>An overloaded coordinator or the driver's own request throttle become OVERLOAD (429).</li>
+ *   <li>Anything else is ERROR (500).</li>
+ * </ul>
+ */
+final class Failures {
+
+    private Failures() { }
+
+    /** The exception inside completion wrappers. */
+    static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+               && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** The outcome for a failed request about {@code what} (e.g. "put of 'id:...'"). */
+    static Outcome outcome(Throwable failure, String what) {
+        Throwable cause = unwrap(failure);
+        String detail = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        if (cause instanceof WriteTimeoutException || cause instanceof ReadTimeoutException
+            || cause instanceof CASWriteUnknownException || cause instanceof DriverTimeoutException) {
+            return Outcome.timeout("Cassandra timed out on " + what + " (" + detail + ")");
+        }
+        if (cause instanceof UnavailableException || cause instanceof AllNodesFailedException
+            || cause instanceof ClosedConnectionException || cause instanceof HeartbeatException
+            || cause instanceof ConnectionInitException || cause instanceof BusyConnectionException) {
+            return Outcome.overload("Cassandra is unavailable for " + what + ", retry later (" + detail + ")");
+        }
+        if (cause instanceof OverloadedException || cause instanceof RequestThrottlingException) {
+            return Outcome.overload("Cassandra is overloaded, retry " + what + " later (" + detail + ")");
+        }
+        if (cause instanceof QueryConsistencyException) {
+            return Outcome.timeout("Cassandra could not reach the consistency level for " + what + " (" + detail
+                                   + ")");
+        }
+        return Outcome.error("Cassandra failed on " + what + " (" + detail + ")");
+    }
+
+    /**
+     * Whether a failed conditional write certainly did not apply: it was refused before Paxos started, so it is safe
+     * to report or retry without checking. Otherwise the write may or may not have applied.
+     */
+    static boolean certainlyNotApplied(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        return cause instanceof UnavailableException || cause instanceof OverloadedException
+               || cause instanceof RequestThrottlingException || cause instanceof NoNodeAvailableException;
+    }
+
+}

@@ -1,0 +1,109 @@
+package io.sluice.content.cassandra;
+
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class CassandraOptionsTest {
+
+    @Test
+    void noOptions_givesDefaultsWithRedundancyAsReplicationFactor() {
+        CassandraOptions options = CassandraOptions.fromEngineOptions("music", 3, Map.of());
+        assertEquals(CassandraOptions.defaults("music", 3), options);
+        assertEquals(List.of(3, "sluice_music", DefaultConsistencyLevel.LOCAL_QUORUM,
+                             DefaultConsistencyLevel.LOCAL_SERIAL, "datacenter1"),
+                     List.of(options.replicationFactor(), options.keyspace(), options.consistency(),
+                             options.serialConsistency(), options.localDatacenter()));
+    }
+
+    @Test
+    void everyOption_isRead() {
+        CassandraOptions options = CassandraOptions.fromEngineOptions("music", 1, Map.ofEntries(
+                Map.entry("contact-points", "10.0.0.1:9142, cassandra2,[::1]:9043"),
+                Map.entry("local-datacenter", "dc2"),
+                Map.entry("keyspace", "docs"),
+                Map.entry("replication-factor", "2"),
+                Map.entry("replication-strategy", "SimpleStrategy"),
+                Map.entry("consistency", "quorum"),
+                Map.entry("serial-consistency", "SERIAL"),
+                Map.entry("request-timeout", "2.5"),
+                Map.entry("distribution-bits", "12"),
+                Map.entry("tombstone-retention", "3600"),
+                Map.entry("max-pending", "100"),
+                Map.entry("create-schema", "false")));
+        assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
+                                                  InetSocketAddress.createUnresolved("cassandra2", 9042),
+                                                  InetSocketAddress.createUnresolved("::1", 9043)),
+                                          "dc2", "docs", 2, "SimpleStrategy", DefaultConsistencyLevel.QUORUM,
+                                          DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
+                                          Duration.ofHours(1), 100, false),
+                     options);
+    }
+
+    @Test
+    void clusterId_withOddCharacters_becomesValidKeyspace() {
+        assertEquals("sluice_my_music_2", CassandraOptions.defaults("My-Music.2", 1).keyspace());
+    }
+
+    @Test
+    void unknownOption_failsNamingIt() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-point", "x")));
+        assertEquals("Unknown <cassandra> option contact-point; known are consistency, contact-points, "
+                     + "create-schema, distribution-bits, keyspace, local-datacenter, max-pending, "
+                     + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
+                     + "tombstone-retention", e.getMessage());
+    }
+
+    @Test
+    void badConsistency_failsNamingValue() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "MOST")));
+        assertEquals("consistency 'MOST' is not a Cassandra consistency level, such as LOCAL_QUORUM, QUORUM, "
+                     + "LOCAL_SERIAL or SERIAL", e.getMessage());
+    }
+
+    @Test
+    void nonSerialSerialConsistency_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("serial-consistency", "QUORUM")));
+        assertEquals("serial-consistency must be SERIAL or LOCAL_SERIAL, but was QUORUM", e.getMessage());
+    }
+
+    @Test
+    void badPort_failsNamingEntry() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-points", "a:1,b:99999")));
+        assertEquals("contact-points entry 'b:99999' has no valid port", e.getMessage());
+    }
+
+    @Test
+    void distributionBitsOutOfRange_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("distribution-bits", "33")));
+        assertEquals("distribution-bits must be in [1, 32], but was 33", e.getMessage());
+    }
+
+    @Test
+    void nonNumericTimeout_failsNamingValue() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("request-timeout", "10s")));
+        assertEquals("request-timeout must be a positive number of seconds, but was '10s'", e.getMessage());
+    }
+
+    @Test
+    void badKeyspace_failsNamingIt() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("keyspace", "1docs")));
+        assertEquals("keyspace '1docs' is not a valid Cassandra name: a letter, then up to 47 letters, digits or "
+                     + "underscores", e.getMessage());
+    }
+
+}

@@ -1,0 +1,67 @@
+package io.sluice.content.cassandra;
+
+import io.sluice.content.cassandra.harness.SharedNode;
+import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentType;
+import io.sluice.document.DocumentTypes;
+import io.sluice.document.FieldSet;
+import io.sluice.document.PrimitiveType;
+import io.sluice.document.content.OperationOptions;
+import io.sluice.document.content.Outcome;
+import io.sluice.document.content.Outcome.Status;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A keyspace replicated twice on a one-node cluster: LOCAL_QUORUM needs two live replicas and has one, so Cassandra
+ * answers Unavailable, which clients must see as a retryable 429 (not a 500).
+ */
+@Tag("cassandra")
+class UnavailableTest {
+
+    private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING)
+                                                          .build();
+    private static final DocumentId ID = DocumentId.of("id:ns:music::a");
+    private static CassandraContentBackend backend;
+
+    @BeforeAll
+    static void open() {
+        CassandraOptions options = CassandraOptions.defaults("unavailable", 2)
+                                                   .withContactPoints(List.of(SharedNode.get().nativeAddress()));
+        backend = CassandraContentBackend.open(options, DocumentTypes.of(List.of(MUSIC)));
+    }
+
+    @AfterAll
+    static void close() {
+        backend.close();
+    }
+
+    private static OperationOptions options() {
+        return OperationOptions.until(Instant.now().plusSeconds(30));
+    }
+
+    @Test
+    void put_withTooFewReplicas_isRetryableOverload() throws Exception {
+        Outcome outcome = backend.put(Document.of(MUSIC, ID), options()).get(1, TimeUnit.MINUTES);
+        assertEquals(Status.OVERLOAD, outcome.status(), outcome.toString());
+        assertTrue(outcome.message().startsWith("Cassandra is unavailable for put of 'id:ns:music::a'"),
+                   outcome.message());
+    }
+
+    @Test
+    void get_withTooFewReplicas_isRetryableOverload() throws Exception {
+        Outcome outcome = backend.get(ID, FieldSet.all(), options()).get(1, TimeUnit.MINUTES);
+        assertEquals(Status.OVERLOAD, outcome.status(), outcome.toString());
+    }
+
+}
