@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Feeds N generated 1 KiB documents to Sluice (embedded store) with `./sluice feed` and with a driver on the official
+# com.yahoo.vespa:vespa-feed-client library (bench/official-feeder: JsonFeeder over FeedClientBuilder, every default),
+# over h2c and TLS, alternating the feeders (and which goes first by round). Every feed gets a fresh server with a
+# fresh data directory, so each one inserts new documents. Prints a markdown table: ops/s median (min-max), client
+# CPU seconds and peak RSS (medians), server CPU seconds (median), and Sluice/official ratios.
+#
+# Usage: bench/feed.sh                     (from anywhere; builds the jars if needed; ~5 min by default)
+# Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
+#   DOCUMENTS=100000 ROUNDS=3              documents per feed, feeds per feeder and transport
+#   TRANSPORTS="h2c tls"                   which transports to run
+#   CLIENT_JAVA_OPTS=""                    JVM options for both feeders (default: none, as each ships)
+#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
+# shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "$BENCH_SMOKE" == 1 ]]; then
+  DOCUMENTS="${DOCUMENTS:-2000}" ROUNDS="${ROUNDS:-1}"
+fi
+DOCUMENTS="${DOCUMENTS:-100000}"
+ROUNDS="${ROUNDS:-3}"
+TRANSPORTS="${TRANSPORTS:-h2c tls}"
+CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}"
+SLUICE_PORT="${SLUICE_PORT:-28080}"
+SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
+DOCUMENT_BYTES=1024
+official_jar="$bench_root/bench/official-feeder/target/official-feeder.jar"
+
+bench_require openssl curl
+bench_build "$bench_server_jar" http-server
+bench_build "$bench_cli_jar" feed-cli
+if [[ "${BENCH_NO_BUILD:-0}" != 1 && ( ! -f "$official_jar" || -n "$(find "$bench_root/bench/official-feeder/pom.xml" \
+      "$bench_root/bench/official-feeder/src" -newer "$official_jar" -print -quit)" ) ]]; then
+  bench_log "Building bench/official-feeder ..."
+  (cd "$bench_root" && ./mvnw -q -B -f bench/official-feeder/pom.xml package) >&2
+fi
+[[ -f "$official_jar" ]] || bench_die "$official_jar is missing"
+for port in "$SLUICE_PORT" "$SLUICE_TLS_PORT"; do bench_require_free_port "$port"; done
+
+bench_make_certificate
+bench_write_app "$bench_work/app" "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$bench_work/data"
+bench_log "Generating $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
+bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
+
+# Runs a command; sets wall_seconds, cpu_seconds (user + system) and rss_kib (peak), with its stdout in $1.
+measure() {
+  local out="$1"
+  shift
+  if [[ -x /usr/bin/time ]]; then
+    local status=0
+    /usr/bin/time -f '%e %U %S %M' -o "$bench_work/time.out" "$@" > "$out" 2> "$bench_work/feeder.err" || status=$?
+    read -r wall_seconds user system rss_kib <<<"$(tail -n 1 "$bench_work/time.out")"
+    cpu_seconds="$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')"
+    return "$status"
+  fi
+  # No GNU time: CPU from the shell's children times, peak RSS from polling the kernel's high-water mark.
+  local before after start pid status=0
+  before="$(times | tail -n 1)"
+  start="$(date +%s.%N)"
+  "$@" > "$out" 2> "$bench_work/feeder.err" &
+  pid=$!
+  rss_kib=0
+  while kill -0 "$pid" 2>/dev/null; do
+    rss_kib="$(awk -v a="$rss_kib" -v b="$(bench_peak_rss_kib "$pid")" 'BEGIN { print (b + 0 > a + 0) ? b : a }')"
+    sleep 0.2
+  done
+  wait "$pid" || status=$?
+  wall_seconds="$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
+  after="$(times | tail -n 1)"
+  cpu_seconds="$(awk -v b="$before" -v a="$after" 'function secs(t,   m) { split(t, m, /[ms]/); return m[1] * 60 + m[2] }
+    BEGIN { split(b, x, " "); split(a, y, " "); print secs(y[1]) + secs(y[2]) - secs(x[1]) - secs(x[2]) }')"
+  return "$status"
+}
+
+# A stats value from the official stats JSON format ("key" : value).
+stat_value() {  # key file
+  sed -nE "s/^ *\"$1\" : ([0-9.]+).*/\1/p" "$2" | head -n 1
+}
+
+failures=0
+declare -A rates client_cpus rsss server_cpus
+feed() {  # feeder transport
+  local feeder="$1" transport="$2" endpoint tls=() ok errors seconds before after
+  if [[ "$transport" == tls ]]; then
+    endpoint="https://127.0.0.1:$SLUICE_TLS_PORT/" tls=(--ca-certificates "$bench_work/cert.pem")
+  else
+    endpoint="http://127.0.0.1:$SLUICE_PORT/"
+  fi
+  rm -rf "$bench_work/data"
+  bench_start_sluice "$bench_work/app" "$SLUICE_PORT"
+  before="$(bench_cpu_ticks "$sluice_pid")"
+  local command=()
+  if [[ "$feeder" == sluice ]]; then
+    command=(env SLUICE_JAVA_OPTS="$CLIENT_JAVA_OPTS" "$bench_root/sluice" feed --endpoint "$endpoint"
+             --file "$bench_work/feed.jsonl" --benchmark --silent "${tls[@]+"${tls[@]}"}")
+  else
+    # shellcheck disable=SC2206 # CLIENT_JAVA_OPTS is a list of options
+    command=(java $CLIENT_JAVA_OPTS -jar "$official_jar" --endpoint "$endpoint" --file "$bench_work/feed.jsonl"
+             "${tls[@]+"${tls[@]}"}")
+  fi
+  if ! measure "$bench_work/stats.json" "${command[@]}"; then
+    echo "$feeder feed over $transport failed:" >&2
+    tail -n 20 "$bench_work/feeder.err" >&2
+    failures=$((failures + 1))
+  fi
+  bench_require_alive "$sluice_pid" sluice
+  after="$(bench_cpu_ticks "$sluice_pid")"
+  bench_stop "$sluice_pid"
+  ok="$(stat_value feeder.ok.count "$bench_work/stats.json")"
+  errors="$(stat_value feeder.error.count "$bench_work/stats.json")"
+  seconds="$(stat_value feeder.seconds "$bench_work/stats.json")"
+  if [[ "${ok:-0}" != "$DOCUMENTS" || "${errors:-1}" != 0 ]]; then
+    echo "$feeder over $transport: ${ok:-no} ok and ${errors:-no} failed of $DOCUMENTS" >&2
+    head -c 2000 "$bench_work/feeder.err" >&2
+    failures=$((failures + 1))
+    ok=0 seconds=1
+  fi
+  local key="$feeder/$transport" rate
+  rate="$(awk -v n="$ok" -v s="$seconds" 'BEGIN { printf "%.1f", (s > 0 ? n / s : 0) }')"
+  rates[$key]="${rates[$key]:-} $rate"
+  client_cpus[$key]="${client_cpus[$key]:-} $cpu_seconds"
+  rsss[$key]="${rsss[$key]:-} $(( rss_kib / 1024 ))"
+  server_cpus[$key]="${server_cpus[$key]:-} $(awk -v t="$(( after - before ))" -v hz="$bench_clk_tck" 'BEGIN { printf "%.2f", t / hz }')"
+  bench_log "round $round: $feeder over $transport: $rate ops/s, client CPU ${cpu_seconds}s, peak RSS $(( rss_kib / 1024 )) MiB, wall ${wall_seconds}s"
+}
+
+for ((round = 1; round <= ROUNDS; round++)); do
+  for transport in $TRANSPORTS; do
+    if (( round % 2 )); then order=(sluice official); else order=(official sluice); fi
+    for feeder in "${order[@]}"; do feed "$feeder" "$transport"; done
+  done
+done
+
+commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
+echo
+echo "### Feeding: ./sluice feed vs the official vespa-feed-client"
+echo
+echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $java_version, commit $commit," \
+     "engine $BENCH_ENGINE; $DOCUMENTS puts of $DOCUMENT_BYTES-byte documents per feed, $ROUNDS feeds per row," \
+     "feeders alternating, a fresh server per feed. Medians; ops/s also (min-max)."
+echo
+echo "| feeder | transport | ops/s | client CPU s | client peak RSS MiB | server CPU s |"
+echo "|---|---|---:|---:|---:|---:|"
+for transport in $TRANSPORTS; do
+  for feeder in sluice official; do
+    key="$feeder/$transport"
+    read -r r r_min r_max <<<"$(bench_stats "${rates[$key]}")"
+    read -r cpu _ <<<"$(bench_stats "${client_cpus[$key]}")"
+    read -r rss _ <<<"$(bench_stats "${rsss[$key]}")"
+    read -r server _ <<<"$(bench_stats "${server_cpus[$key]}")"
+    name="$([[ "$feeder" == sluice ]] && echo './sluice feed' || echo 'official vespa-feed-client')"
+    echo "| $name | $transport | $(bench_fmt "$r") ($(bench_fmt "$r_min")–$(bench_fmt "$r_max")) | $(bench_fmt "$cpu" 1) |" \
+         "$(bench_fmt "$rss") | $(bench_fmt "$server" 1) |"
+  done
+  read -r s _ <<<"$(bench_stats "${rates[sluice/$transport]}")"
+  read -r o _ <<<"$(bench_stats "${rates[official/$transport]}")"
+  read -r s_cpu _ <<<"$(bench_stats "${client_cpus[sluice/$transport]}")"
+  read -r o_cpu _ <<<"$(bench_stats "${client_cpus[official/$transport]}")"
+  read -r s_rss _ <<<"$(bench_stats "${rsss[sluice/$transport]}")"
+  read -r o_rss _ <<<"$(bench_stats "${rsss[official/$transport]}")"
+  echo "| **Sluice / official** | $transport | **$(bench_ratio "$s" "$o")** | $(bench_ratio "$s_cpu" "$o_cpu") |" \
+       "$(bench_ratio "$s_rss" "$o_rss") | |"
+done
+if (( failures > 0 )); then
+  echo
+  echo "$failures feeds failed (see above); they count as 0 ops/s."
+  exit 1
+fi

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# h2load on /document/v1: Sluice (embedded store, fresh data directory) against the bare-Jetty ceiling (bench/ceiling),
+# for GET of stored 1 KiB documents and POST of 1 KiB puts, over cleartext and TLS, in the connection shapes of Vespa's
+# HTTP/2 article: HTTP/1.1 1 connection x 1, HTTP/1.1 128 connections, HTTP/2 1 connection x 256 streams, HTTP/2
+# 4 connections x 256 streams. Servers alternate case by case (and which goes first alternates by round), so drift
+# on a shared machine hits both. Prints a markdown table: req/s median (min-max) of each, the ratio of the medians,
+# and server CPU per request (median).
+#
+# Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~13 min by default)
+# Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
+#   DURATION=5 WARMUP=3 ROUNDS=3           seconds measured and warmed up per run, rounds per case
+#   CASES='.'                              extended regex on case names ("GET h2 TLS 4x256"), e.g. 'GET .* 1x'
+#   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
+#   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST
+#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443 CEILING_PORT=29080 CEILING_TLS_PORT=29443
+# shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "$BENCH_SMOKE" == 1 ]]; then
+  DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}" ROUNDS="${ROUNDS:-1}"
+fi
+DURATION="${DURATION:-5}"
+WARMUP="${WARMUP:-3}"
+ROUNDS="${ROUNDS:-3}"
+CASES="${CASES:-.}"
+H2LOAD_THREADS="${H2LOAD_THREADS:-1}"
+GET_DOCUMENTS="${GET_DOCUMENTS:-1000}"
+POST_IDS="${POST_IDS:-20000}"
+SLUICE_PORT="${SLUICE_PORT:-28080}"
+SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
+CEILING_PORT="${CEILING_PORT:-29080}"
+CEILING_TLS_PORT="${CEILING_TLS_PORT:-29443}"
+DOCUMENT_BYTES=1024
+
+bench_require h2load openssl curl
+bench_build "$bench_server_jar" http-server
+for port in "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$CEILING_PORT" "$CEILING_TLS_PORT"; do bench_require_free_port "$port"; done
+
+bench_make_certificate
+bench_write_app "$bench_work/app" "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$bench_work/data"
+bench_start_sluice "$bench_work/app" "$SLUICE_PORT"
+bench_start_ceiling "$CEILING_PORT" "$CEILING_TLS_PORT"
+bench_generate_body "$DOCUMENT_BYTES" > "$bench_work/body.json"
+
+# URI lists for h2load -i: the first line carries scheme, host and port, the rest are paths. Every h2load connection
+# walks the list from the top, so connections start on the same ids; Sluice runs operations on one id in order, which
+# makes the first requests of a POST run wait, but the connections drift apart within the warm-up.
+uris() {  # request (GET|POST) base-url
+  local prefix count
+  if [[ "$1" == GET ]]; then prefix=g count="$GET_DOCUMENTS"; else prefix=p count="$POST_IDS"; fi
+  awk -v base="$2" -v prefix="$prefix" -v count="$count" \
+      'BEGIN { for (i = 0; i < count; i++) printf "%s/document/v1/bench/article/docid/%s-%d\n", (i ? "" : base), prefix, i }'
+}
+for server in sluice ceiling; do
+  for transport in clear tls; do
+    if [[ "$server" == sluice ]]; then port="$SLUICE_PORT" tls_port="$SLUICE_TLS_PORT"; else port="$CEILING_PORT" tls_port="$CEILING_TLS_PORT"; fi
+    if [[ "$transport" == tls ]]; then base="https://127.0.0.1:$tls_port"; else base="http://127.0.0.1:$port"; fi
+    for request in GET POST; do uris "$request" "$base" > "$bench_work/uris-$server-$transport-$request"; done
+  done
+done
+
+bench_log "Preloading $GET_DOCUMENTS documents of $DOCUMENT_BYTES bytes"
+preload="$(h2load -n "$GET_DOCUMENTS" -c 1 -m 64 --connection-inactivity-timeout=60 -i "$bench_work/uris-sluice-clear-GET" -d "$bench_work/body.json" \
+                  -H 'Content-Type: application/json' 2>&1)"
+grep -q "status codes: $GET_DOCUMENTS 2xx" <<<"$preload" || { grep -E 'requests:|status codes:' <<<"$preload" >&2; bench_die "preload failed"; }
+stored="$(curl -s --max-time 30 "http://127.0.0.1:$SLUICE_PORT/document/v1/bench/article/docid/g-0")"
+[[ "$stored" == *'"id":"id:bench:article::g-0"'* ]] || bench_die "GET of a preloaded document gave: ${stored:0:300}"
+
+# name | h2load options | transport | protocol h2load must negotiate
+shapes=(
+  "h1 1x1|--h1 -c1 -m1|http/1.1"
+  "h1 128x1|--h1 -c128 -m1|http/1.1"
+  "h2 1x256|-c1 -m256|h2"
+  "h2 4x256|-c4 -m256|h2"
+)
+cases=()
+for request in GET POST; do
+  for transport in clear tls; do
+    for shape in "${shapes[@]}"; do
+      IFS='|' read -r shape_name options protocol <<<"$shape"
+      [[ "$transport" == clear && "$protocol" == h2 ]] && protocol=h2c
+      name="$request $shape_name"
+      [[ "$transport" == tls ]] && name="$name TLS"
+      if [[ "$name" =~ $CASES ]]; then cases+=("$name|$request|$transport|$options|$protocol"); fi
+    done
+  done
+done
+[[ ${#cases[@]} -gt 0 ]] || bench_die "no case matches CASES='$CASES'"
+
+failures=0
+# Runs one case against one server; prints "2xx/s CPU-microseconds-per-2xx non-2xx-count", or "0 0 0" after
+# reporting a failure.
+run() {  # server pid request transport options protocol
+  local server="$1" pid="$2" request="$3" transport="$4" options="$5" protocol="$6" threads out before after
+  local post=() ok other failed errored conns streams
+  conns="$(sed -E 's/.*-c([0-9]+).*/\1/' <<<"$options")"
+  streams="$(sed -E 's/.*-m([0-9]+).*/\1/' <<<"$options")"
+  threads=$(( conns < H2LOAD_THREADS ? conns : H2LOAD_THREADS ))
+  [[ "$request" == POST ]] && post=(-d "$bench_work/body.json" -H 'Content-Type: application/json')
+  # h2load 1.52 never finishes when its warm-up ends before every connection is up, which 128 TLS handshakes on a busy
+  # 2-core box can take seconds to be; so those cases warm up longer, and every run is bounded.
+  local warmup="$WARMUP"
+  if [[ "$transport" == tls ]] && (( conns > 4 && warmup < 5 + conns / 32 )); then warmup=$(( 5 + conns / 32 )); fi
+  # shellcheck disable=SC2086 # options is a list of options
+  timeout $(( warmup + DURATION + 60 )) h2load $options -t "$threads" --warm-up-time="$warmup" -D "$DURATION" \
+          -i "$bench_work/uris-$server-$transport-$request" "${post[@]}" > "$bench_work/h2load.out" 2>&1 &
+  local h2load_pid=$!
+  # Server CPU over the measured part only: the warm-up also holds the connection (and TLS handshake) cost.
+  sleep "$warmup"
+  before="$(bench_cpu_ticks "$pid")"
+  wait "$h2load_pid" || true
+  after="$(bench_cpu_ticks "$pid")"
+  out="$(cat "$bench_work/h2load.out")"
+  # Only 2xx responses count; others (e.g. 429 when operations wait too long) are reported next to the table. With
+  # -D, requests still in flight when time is up count as failed (and as errored over TLS), so up to one per stream
+  # is allowed.
+  read -r ok other failed errored <<<"$(awk '
+      /^requests:/ { failed = $10; errored = $12 }
+      /^status codes:/ { ok = $3; other = $5 + $7 + $9 }
+      END { print ok + 0, other + 0, failed + 0, errored + 0 }' <<<"$out")"
+  if (( ok == 0 || errored > conns * streams || failed > conns * streams )) || ! grep -q "Application protocol: $protocol\$" <<<"$out"; then
+    echo "h2load failed against $server ($request $transport $options, expecting $protocol):" >&2
+    grep -E 'Application protocol|requests:|status codes:|error|fail' <<<"$out" | head -n 8 >&2
+    echo "0 0 0"
+    return 1
+  fi
+  awk -v ok="$ok" -v other="$other" -v d="$DURATION" -v ticks="$(( after - before ))" -v hz="$bench_clk_tck" \
+      'BEGIN { printf "%.1f %.1f %d\n", ok / d, (ok > 0 ? ticks / hz * 1e6 / ok : 0), other }'
+}
+
+declare -A rates cpus others
+bench_log "${#cases[@]} cases x $ROUNDS rounds x 2 servers, ${WARMUP}s + ${DURATION}s each"
+for ((round = 1; round <= ROUNDS; round++)); do
+  for case in "${cases[@]}"; do
+    IFS='|' read -r name request transport options protocol <<<"$case"
+    if (( round % 2 )); then order=(sluice ceiling); else order=(ceiling sluice); fi
+    for server in "${order[@]}"; do
+      if [[ "$server" == sluice ]]; then pid="$sluice_pid"; else pid="$ceiling_pid"; fi
+      bench_require_alive "$pid" "$server"
+      result="$(run "$server" "$pid" "$request" "$transport" "$options" "$protocol")" || failures=$((failures + 1))
+      read -r rate cpu other <<<"$result"
+      (( other > 0 )) && others[$server/$name]=$(( ${others[$server/$name]:-0} + other ))
+      rates[$server/$name]="${rates[$server/$name]:-} $rate"
+      cpus[$server/$name]="${cpus[$server/$name]:-} $cpu"
+    done
+    bench_log "round $round: $name: Sluice ${rates[sluice/$name]##* } req/s, ceiling ${rates[ceiling/$name]##* } req/s"
+  done
+done
+
+commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
+echo
+echo "### h2load: /document/v1 vs the ceiling"
+echo
+echo "$(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version, commit $commit, engine $BENCH_ENGINE;" \
+     "$ROUNDS rounds of ${DURATION}s after ${WARMUP}s warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored" \
+     "documents, POST puts $DOCUMENT_BYTES-byte documents over $POST_IDS ids. req/s: median (min-max). CPU: server" \
+     "CPU microseconds per request (median). The ceiling answers every request with a fixed small body."
+echo
+echo "| case | Sluice req/s | ceiling req/s | Sluice / ceiling | Sluice CPU µs/req | ceiling CPU µs/req |"
+echo "|---|---:|---:|---:|---:|---:|"
+for case in "${cases[@]}"; do
+  IFS='|' read -r name _ <<<"$case"
+  read -r s s_min s_max <<<"$(bench_stats "${rates[sluice/$name]}")"
+  read -r c c_min c_max <<<"$(bench_stats "${rates[ceiling/$name]}")"
+  read -r s_cpu _ <<<"$(bench_stats "${cpus[sluice/$name]}")"
+  read -r c_cpu _ <<<"$(bench_stats "${cpus[ceiling/$name]}")"
+  echo "| $name | $(bench_fmt "$s") ($(bench_fmt "$s_min")–$(bench_fmt "$s_max")) |" \
+       "$(bench_fmt "$c") ($(bench_fmt "$c_min")–$(bench_fmt "$c_max")) | $(bench_ratio "$s" "$c") |" \
+       "$(bench_fmt "$s_cpu" 0) | $(bench_fmt "$c_cpu" 0) |"
+done
+for key in "${!others[@]}"; do
+  echo
+  echo "Non-2xx responses (not counted): ${key/\// } ${others[$key]}."
+done
+if (( failures > 0 )); then
+  echo
+  echo "$failures runs failed (see above); their rates count as 0."
+  exit 1
+fi

@@ -1,0 +1,247 @@
+# Shared by bench/h2load.sh, bench/feed.sh and bench/visit.sh (sourced, not run): building, certificates, the
+# benchmark application package, starting and stopping processes, CPU and memory readings, and statistics.
+#
+# Environment read here:
+#   BENCH_SMOKE=1        smoke mode: a few seconds per case and one round; scripts check that everything works, the
+#                        numbers mean nothing
+#   BENCH_JAVA_OPTS      JVM options for the servers (default -Xmx1g)
+#   BENCH_ENGINE         Sluice's content engine: embedded (default, fresh data directory per server start) or memory
+#   BENCH_KEEP=1         keep the work directory (logs, generated documents) instead of deleting it
+#   BENCH_NO_BUILD=1     use the jars as they are instead of rebuilding stale ones with ./mvnw
+# shellcheck shell=bash disable=SC2034 # its variables are used by the scripts that source it
+
+set -euo pipefail
+
+bench_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH_SMOKE="${BENCH_SMOKE:-0}"
+BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx1g}"
+BENCH_ENGINE="${BENCH_ENGINE:-embedded}"
+bench_server_jar="$bench_root/http-server/target/sluice-server.jar"
+bench_cli_jar="$bench_root/feed-cli/target/sluice-cli.jar"
+bench_clk_tck="$(getconf CLK_TCK)"
+bench_work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")"
+bench_pids=()
+
+bench_log() {
+  echo "[$(date +%H:%M:%S)] $*" >&2
+}
+
+bench_die() {
+  echo "error: $*" >&2
+  exit 1
+}
+
+# Stops every process this script started (TERM, then KILL after 10 s) and removes the work directory.
+bench_cleanup() {
+  local pid
+  for pid in "${bench_pids[@]+"${bench_pids[@]}"}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${bench_pids[@]+"${bench_pids[@]}"}"; do
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [[ "${BENCH_KEEP:-0}" == 1 ]]; then echo "Work directory kept: $bench_work" >&2; else rm -rf "$bench_work"; fi
+}
+trap bench_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Whether jar $1 is missing, or a pom or module source is newer than it (as ./sluice decides).
+bench_stale() {
+  [[ ! -f "$1" ]] && return 0
+  [[ -n "$(find "$bench_root/pom.xml" "$bench_root"/*/pom.xml "$bench_root"/*/src -newer "$1" -print -quit 2>/dev/null)" ]]
+}
+
+# Builds module $2 (with what it depends on) unless jar $1 is up to date.
+bench_build() {
+  local jar="$1" module="$2"
+  [[ "${BENCH_NO_BUILD:-0}" == 1 ]] && { [[ -f "$jar" ]] || bench_die "$jar is missing (BENCH_NO_BUILD=1)"; return 0; }
+  if bench_stale "$jar"; then
+    bench_log "Building $module ..."
+    (cd "$bench_root" && ./mvnw -q -B -DskipTests package -pl "$module" -am) >&2
+  fi
+}
+
+# Makes sure commands exist; h2load comes from Debian's nghttp2-client, installed when missing and we are root.
+bench_require() {
+  local command missing=()
+  for command in "$@"; do command -v "$command" >/dev/null 2>&1 || missing+=("$command"); done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  local packages=()
+  for command in "${missing[@]}"; do
+    case "$command" in
+      h2load) packages+=(nghttp2-client) ;;
+      *) packages+=("$command") ;;
+    esac
+  done
+  if command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
+    bench_log "Installing ${packages[*]} with apt-get ..."
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >&2
+  else
+    bench_die "missing ${missing[*]}: install ${packages[*]} (e.g. sudo apt-get install ${packages[*]})"
+  fi
+}
+
+# A throw-away self-signed certificate for 127.0.0.1 and localhost: $bench_work/key.pem and cert.pem.
+bench_make_certificate() {
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
+          -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+          -keyout "$bench_work/key.pem" -out "$bench_work/cert.pem" 2>/dev/null
+}
+
+# Fails when something already listens on port $1 of the loopback interface.
+bench_require_free_port() {
+  if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
+    bench_die "port $1 is in use; choose other ports (see the script's environment variables)"
+  fi
+}
+
+# Writes an application package to directory $1: cleartext port $2, TLS port $3 (with bench_make_certificate's
+# certificate), /document/v1, and content cluster "bench" with the article schema, stored by $BENCH_ENGINE under $4.
+bench_write_app() {
+  local app="$1" port="$2" tls_port="$3" data="$4" engine
+  case "$BENCH_ENGINE" in
+    embedded) engine="<embedded data-directory=\"$data\"/>" ;;
+    memory) engine="<memory/>" ;;
+    *) bench_die "BENCH_ENGINE must be embedded or memory, not '$BENCH_ENGINE'" ;;
+  esac
+  mkdir -p "$app/schemas"
+  cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
+  cat > "$app/services.xml" <<XML
+<services version="1.0">
+  <container id="bench" version="1.0">
+    <http>
+      <server id="plain" port="$port"/>
+      <server id="tls" port="$tls_port">
+        <ssl>
+          <private-key-file>$bench_work/key.pem</private-key-file>
+          <certificate-file>$bench_work/cert.pem</certificate-file>
+        </ssl>
+      </server>
+    </http>
+    <!-- Queue up to 4 096 operations before answering 429, so h2load's 4 x 256 streams are served, not refused. -->
+    <document-api>
+      <maxpendingdocs>4096</maxpendingdocs>
+    </document-api>
+  </container>
+  <content id="bench" version="1.0">
+    <min-redundancy>1</min-redundancy>
+    <documents>
+      <document type="article" mode="index"/>
+    </documents>
+    <nodes>
+      <node hostalias="node1" distribution-key="0"/>
+    </nodes>
+    <engine>
+      $engine
+    </engine>
+  </content>
+</services>
+XML
+}
+
+# Starts a command in the background with its output in $bench_work/$1.log; its pid is left in bench_last_pid.
+bench_start() {
+  local name="$1"
+  shift
+  "$@" > "$bench_work/$name.log" 2>&1 &
+  bench_last_pid=$!
+  bench_pids+=("$bench_last_pid")
+}
+
+# Stops process $1 (started by bench_start) and waits for it.
+bench_stop() {
+  local pid="$1" kept=() other
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  for other in "${bench_pids[@]}"; do [[ "$other" == "$pid" ]] || kept+=("$other"); done
+  bench_pids=("${kept[@]+"${kept[@]}"}")
+}
+
+# Waits (at most 120 s) until http://127.0.0.1:$2/status.html answers, while process $1 lives; log name $3.
+bench_wait_ready() {
+  local pid="$1" port="$2" name="$3"
+  for _ in $(seq 1 600); do
+    curl -s --max-time 5 -o /dev/null "http://127.0.0.1:$port/status.html" && return 0
+    if ! kill -0 "$pid" 2>/dev/null; then
+      tail -n 30 "$bench_work/$name.log" >&2
+      bench_die "$name exited before it answered on port $port"
+    fi
+    sleep 0.2
+  done
+  tail -n 30 "$bench_work/$name.log" >&2
+  bench_die "$name did not answer on port $port within 120 s"
+}
+
+# Starts Sluice on application $1 (ports in its services.xml; $2 is the cleartext one) and waits until it answers.
+bench_start_sluice() {
+  local app="$1" port="$2"
+  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
+  bench_start sluice java $BENCH_JAVA_OPTS -jar "$bench_server_jar" serve --app "$app"
+  sluice_pid="$bench_last_pid"
+  bench_wait_ready "$sluice_pid" "$port" sluice
+}
+
+# Starts the ceiling (bare Jetty with Sluice's connectors) on cleartext port $1 and TLS port $2, and waits for it.
+bench_start_ceiling() {
+  # shellcheck disable=SC2086
+  bench_start ceiling java $BENCH_JAVA_OPTS -cp "$bench_server_jar" "$bench_root/bench/ceiling/CeilingServer.java" \
+              "$1" "$2" "$bench_work/key.pem" "$bench_work/cert.pem"
+  ceiling_pid="$bench_last_pid"
+  bench_wait_ready "$ceiling_pid" "$1" ceiling
+}
+
+# Fails, showing the end of its log, unless process $1 (started as $2) still runs.
+bench_require_alive() {
+  if ! kill -0 "$1" 2>/dev/null; then
+    tail -n 30 "$bench_work/$2.log" >&2
+    bench_die "$2 (pid $1) is no longer running"
+  fi
+}
+
+# User plus system CPU time of process $1 so far, in clock ticks ($bench_clk_tck per second).
+bench_cpu_ticks() {
+  local stat
+  stat="$(cat "/proc/$1/stat")"
+  # Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  awk '{ print $12 + $13 }' <<<"${stat##*) }"
+}
+
+# Peak resident set size of process $1 so far, in KiB.
+bench_peak_rss_kib() {
+  awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0
+}
+
+# "median min max" of the numbers in $1 (space separated).
+bench_stats() {
+  tr ' ' '\n' <<<"$1" | awk 'NF' | sort -g | awk '{ v[NR] = $1 }
+    END { if (NR == 0) { print "0 0 0"; exit }
+          m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+          printf "%s %s %s\n", m, v[1], v[NR] }'
+}
+
+# Formats a number with thousands separators and $2 decimals (default 0).
+bench_fmt() {
+  awk -v x="$1" -v d="${2:-0}" 'BEGIN {
+    s = sprintf("%." d "f", x); sign = ""; if (substr(s, 1, 1) == "-") { sign = "-"; s = substr(s, 2) }
+    p = index(s, "."); whole = p ? substr(s, 1, p - 1) : s; frac = p ? substr(s, p) : ""
+    out = ""; while (length(whole) > 3) { out = "," substr(whole, length(whole) - 2) out; whole = substr(whole, 1, length(whole) - 3) }
+    print sign whole out frac }'
+}
+
+# $1 / $2 with two decimals, or n/a.
+bench_ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'
+}
+
+# Writes $1 generated article documents as JSONL feed operations ({"put":"id:bench:article::<prefix><n>","fields":…}),
+# each fields object {"fields":{…}} exactly $2 bytes, the same for the same arguments; id prefix $3.
+bench_generate_feed() {
+  awk -v mode=feed -v count="$1" -v bytes="$2" -v prefix="${3:-}" -f "$bench_root/bench/generate.awk"
+}
+
+# Writes one put body {"fields":{…}} of exactly $1 bytes.
+bench_generate_body() {
+  awk -v mode=body -v count=1 -v bytes="$1" -f "$bench_root/bench/generate.awk"
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Visit throughput of Sluice (embedded store): N stored 1 KiB documents read back through /document/v1 paged
+# (wantedDocumentCount per page, following continuation tokens) and streamed (stream=true), with 1, 4 and 8 slices
+# fetched in parallel (the documented data-dump recipe, with curl), and with `./sluice visit` (JSONL to a file).
+# Prints a markdown table: MB/s (response bytes) and docs/s, median (min-max), and server CPU seconds (median).
+#
+# Usage: bench/visit.sh                    (from anywhere; builds the jars if needed; ~3 min by default)
+# Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
+#   DOCUMENTS=100000 ROUNDS=3              stored documents, runs per row
+#   PAGE_DOCUMENTS=1000                    wantedDocumentCount of paged visits
+#   SLICES="1 4 8"  MODES="paged streamed sluice-visit"
+#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
+# shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "$BENCH_SMOKE" == 1 ]]; then
+  DOCUMENTS="${DOCUMENTS:-2000}" ROUNDS="${ROUNDS:-1}"
+fi
+DOCUMENTS="${DOCUMENTS:-100000}"
+ROUNDS="${ROUNDS:-3}"
+PAGE_DOCUMENTS="${PAGE_DOCUMENTS:-1000}"
+SLICES="${SLICES:-1 4 8}"
+MODES="${MODES:-paged streamed sluice-visit}"
+SLUICE_PORT="${SLUICE_PORT:-28080}"
+SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
+DOCUMENT_BYTES=1024
+MAX_REQUESTS_PER_SLICE=100000
+
+bench_require openssl curl
+bench_build "$bench_server_jar" http-server
+bench_build "$bench_cli_jar" feed-cli
+for port in "$SLUICE_PORT" "$SLUICE_TLS_PORT"; do bench_require_free_port "$port"; done
+
+bench_make_certificate
+bench_write_app "$bench_work/app" "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$bench_work/data"
+bench_start_sluice "$bench_work/app" "$SLUICE_PORT"
+bench_log "Feeding $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
+bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
+"$bench_root/sluice" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" --file "$bench_work/feed.jsonl" --silent \
+                     --exit-on-feed-errors 2> "$bench_work/preload.err" || { tail -n 20 "$bench_work/preload.err" >&2; bench_die "preload failed"; }
+rm -f "$bench_work/feed.jsonl"
+base="http://127.0.0.1:$SLUICE_PORT/document/v1/?cluster=bench&timeout=60s"
+
+# One slice with curl, to completion: prints "documents bytes requests". Fails on any status but 200.
+visit_slice() {  # mode slices slice-id
+  local mode="$1" slices="$2" id="$3" url continuation="" documents=0 bytes=0 requests=0 page status size count
+  url="$base&slices=$slices&sliceId=$id"
+  if [[ "$mode" == streamed ]]; then url="$url&stream=true"; else url="$url&wantedDocumentCount=$PAGE_DOCUMENTS"; fi
+  page="$bench_work/page-$slices-$id.json"
+  while (( requests < MAX_REQUESTS_PER_SLICE )); do
+    read -r status size <<<"$(curl -s --max-time 120 -o "$page" -w '%{http_code} %{size_download}' "$url${continuation:+&continuation=$continuation}")"
+    requests=$((requests + 1))
+    if [[ "$status" != 200 ]]; then
+      echo "slice $id of $slices ($mode): status $status: $(head -c 300 "$page")" >&2
+      return 1
+    fi
+    count="$(grep -oE '"documentCount":[0-9]+' "$page" | tail -n 1 | cut -d: -f2)"
+    documents=$((documents + ${count:-0}))
+    bytes=$((bytes + size))
+    continuation="$(grep -oE '"continuation":"[^"]+"' "$page" | tail -n 1 | cut -d'"' -f4)"
+    [[ -z "$continuation" ]] && { echo "$documents $bytes $requests"; return 0; }
+  done
+  echo "slice $id of $slices ($mode): not finished after $MAX_REQUESTS_PER_SLICE requests" >&2
+  return 1
+}
+
+# One visit of every slice in parallel; prints "documents bytes".
+visit_curl() {  # mode slices
+  local mode="$1" slices="$2" id pids=() status=0
+  for ((id = 0; id < slices; id++)); do
+    visit_slice "$mode" "$slices" "$id" > "$bench_work/slice-$id.out" &
+    pids+=($!)
+  done
+  for id in "${!pids[@]}"; do wait "${pids[$id]}" || status=1; done
+  (( status == 0 )) || return 1
+  cat "$bench_work"/slice-*.out | awk '{ d += $1; b += $2 } END { print d, b }'
+  rm -f "$bench_work"/slice-*.out "$bench_work"/page-*.json
+}
+
+# ./sluice visit with all slices in one process, JSONL into a file; prints "documents bytes" (of the JSONL).
+visit_cli() {  # slices
+  local out="$bench_work/visit.jsonl" result
+  if ! SLUICE_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}" "$bench_root/sluice" visit --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
+         --cluster bench --slices "$1" > "$out" 2> "$bench_work/visit.err"; then
+    tail -n 20 "$bench_work/visit.err" >&2
+    return 1
+  fi
+  result="$(wc -l < "$out") $(wc -c < "$out")"
+  rm -f "$out"
+  echo "$result"
+}
+
+failures=0
+declare -A mbs docs cpus
+rows=()
+for mode in $MODES; do for slices in $SLICES; do rows+=("$mode|$slices"); done; done
+for ((round = 1; round <= ROUNDS; round++)); do
+  for row in "${rows[@]}"; do
+    IFS='|' read -r mode slices <<<"$row"
+    bench_require_alive "$sluice_pid" sluice
+    before="$(bench_cpu_ticks "$sluice_pid")"
+    start="$(date +%s.%N)"
+    if [[ "$mode" == sluice-visit ]]; then result="$(visit_cli "$slices")" || result=""
+    else result="$(visit_curl "$mode" "$slices")" || result=""; fi
+    end="$(date +%s.%N)"
+    after="$(bench_cpu_ticks "$sluice_pid")"
+    read -r documents bytes <<<"${result:-0 0}"
+    if [[ "$documents" != "$DOCUMENTS" ]]; then
+      echo "$mode with $slices slices visited $documents of $DOCUMENTS documents" >&2
+      failures=$((failures + 1))
+    fi
+    read -r mb doc <<<"$(awk -v b="$bytes" -v d="$documents" -v s="$start" -v e="$end" \
+                             'BEGIN { t = e - s; printf "%.1f %.0f\n", b / t / 1e6, d / t }')"
+    mbs[$row]="${mbs[$row]:-} $mb"
+    docs[$row]="${docs[$row]:-} $doc"
+    cpus[$row]="${cpus[$row]:-} $(awk -v t="$(( after - before ))" -v hz="$bench_clk_tck" 'BEGIN { printf "%.2f", t / hz }')"
+    bench_log "round $round: $mode, $slices slices: $mb MB/s, $doc docs/s"
+  done
+done
+
+commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
+echo
+echo "### Visiting"
+echo
+echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $java_version, commit $commit," \
+     "engine $BENCH_ENGINE; $DOCUMENTS stored $DOCUMENT_BYTES-byte documents, visited whole $ROUNDS times per row;" \
+     "paged = wantedDocumentCount=$PAGE_DOCUMENTS per request, streamed = stream=true, both with curl per slice in" \
+     "parallel; sluice-visit = ./sluice visit (MB/s of its JSONL output). Medians, (min-max)."
+echo
+echo "| mode | slices | MB/s | docs/s | server CPU s |"
+echo "|---|---:|---:|---:|---:|"
+for row in "${rows[@]}"; do
+  IFS='|' read -r mode slices <<<"$row"
+  read -r m m_min m_max <<<"$(bench_stats "${mbs[$row]}")"
+  read -r d d_min d_max <<<"$(bench_stats "${docs[$row]}")"
+  read -r c _ <<<"$(bench_stats "${cpus[$row]}")"
+  echo "| $mode | $slices | $(bench_fmt "$m" 1) ($(bench_fmt "$m_min" 1)–$(bench_fmt "$m_max" 1)) |" \
+       "$(bench_fmt "$d") ($(bench_fmt "$d_min")–$(bench_fmt "$d_max")) | $(bench_fmt "$c" 1) |"
+done
+if (( failures > 0 )); then
+  echo
+  echo "$failures visits failed or were incomplete (see above)."
+  exit 1
+fi
