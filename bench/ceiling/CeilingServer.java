@@ -21,7 +21,7 @@ import java.util.Optional;
 
 /**
  * The benchmark ceiling: bare Jetty with Sluice's own connectors (same factories, HTTP/2 settings and TLS policy) and
- * a single handler that answers every request with a fixed small body, as /status.html does. No routing, statistics,
+ * a single handler that answers every request with a fixed small JSON body, the size of a /document/v1 put reply. No routing, statistics,
  * compression or graceful-stop wrappers: whatever Sluice adds on top is the gap to this.
  *
  * Run from the repository root, with the server jar built:
@@ -30,8 +30,8 @@ import java.util.Optional;
 public class CeilingServer {
 
     static final class Fixed extends Handler.Abstract.NonBlocking {
-        private static final PreEncodedHttpField contentType = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
-        private final ByteBuffer body = ByteBuffer.wrap("<title>OK</title>\n".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
+        private static final PreEncodedHttpField contentType = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json; charset=UTF-8");
+        private final ByteBuffer body = ByteBuffer.wrap("{\"pathId\":\"/document/v1/ns/music/docid/1\",\"id\":\"id:ns:music::1\"}".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
