@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A node of a parsed document selection. Nodes are immutable records; {@link #toString()} renders a selection string
- * that parses back to an equal tree (binary operators fully parenthesised).
+ * that parses back to an equal tree (logical and comparison operators parenthesised, arithmetic only where needed).
  */
 public sealed interface Expression {
 
@@ -156,7 +156,8 @@ public sealed interface Expression {
         @Override
         public String toString() {
             // A bare number literal would lex together with the dot ("5." is a float), so parenthesise literals.
-            String targetText = target instanceof Literal ? "(" + target + ")" : target.toString();
+            // An arithmetic target prints without outer parentheses, so it needs them here to stay the call's target.
+            String targetText = target instanceof Literal || target instanceof Arithmetic ? "(" + target + ")" : target.toString();
             return targetText + "." + function.name().toLowerCase(Locale.ROOT) + "()";
         }
     }
@@ -165,7 +166,14 @@ public sealed interface Expression {
     record Arithmetic(Expression left, ArithmeticOperator operator, Expression right) implements Expression {
         @Override
         public String toString() {
-            return "(" + left + " " + operator.symbol() + " " + right + ")";
+            // Operators are left-associative: the left operand needs parentheses only if it binds looser, the right one
+            // also if it binds equally. A long chain thus prints as flat as it was written, within the parser's nesting cap.
+            return operand(left, operator.precedence()) + " " + operator.symbol() + " " + operand(right, operator.precedence() + 1);
+        }
+
+        private static String operand(Expression operand, int minimumPrecedence) {
+            return operand instanceof Arithmetic arithmetic && arithmetic.operator().precedence() < minimumPrecedence
+                   ? "(" + operand + ")" : operand.toString();
         }
     }
 

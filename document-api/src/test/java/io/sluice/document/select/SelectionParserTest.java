@@ -163,6 +163,25 @@ class SelectionParserTest {
         assertEquals(expression, parse(expression.toString()));
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "1 / 2 / 3 / 4 == 0                 | (1 / 2 / 3 / 4 == 0)",
+            "1 - (2 - 3) == 0                   | (1 - (2 - 3) == 0)",
+            "(1 + 2) * 3 % 4 == 0               | ((1 + 2) * 3 % 4 == 0)",
+            "(music.year + 1).abs() == 2        | ((music.year + 1).abs() == 2)"})
+    void toString_parenthesisesArithmeticOnlyWhereNeeded(String selection, String printed) {
+        assertEquals(printed, parse(selection).toString());
+        assertEquals(parse(selection), parse(printed));
+    }
+
+    @Test
+    void toString_ofLongOperatorChain_reparsesWithinNestingLimit() {
+        String chain = "music.year" + " / 2".repeat(250) + " == 0"; // more operators than the 200 nesting levels allowed
+        String printed = parse(chain).toString();
+        assertEquals("(" + chain + ")", printed);
+        assertEquals(printed, parse(printed).toString());
+    }
+
     @Test
     void parseError_namesPositionAndExpectation() {
         SelectionParseException e = parseError("music.year == ");
