@@ -29,21 +29,21 @@ import java.util.zip.GZIPInputStream;
  * inflated, goes to a function that answers a status and body, {@link Reply#CLOSE} to drop the connection, or
  * {@link Reply#GOAWAY} to send an HTTP/2 GOAWAY and close the session.
  */
-final class StubServer implements AutoCloseable {
+public final class StubServer implements AutoCloseable {
 
-    record Received(String method, String path, String query, String body, String protocol, String contentEncoding) { }
+    public record Received(String method, String path, String query, String body, String protocol, String contentEncoding) { }
 
-    record Reply(int status, String body, String contentType) {
-        static final Reply CLOSE = new Reply(-1, "", "");
-        static final Reply GOAWAY = new Reply(-2, "", "");
-        static Reply json(int status, String body) { return new Reply(status, body, "application/json"); }
+    public record Reply(int status, String body, String contentType) {
+        public static final Reply CLOSE = new Reply(-1, "", "");
+        public static final Reply GOAWAY = new Reply(-2, "", "");
+        public static Reply json(int status, String body) { return new Reply(status, body, "application/json"); }
     }
 
     private final Server server = new Server();
     private final ServerConnector connector;
     private final int port;
 
-    StubServer(Function<Received, Reply> responder) {
+    public StubServer(Function<Received, Reply> responder) {
         HttpConfiguration config = new HttpConfiguration();
         connector = new ServerConnector(server, new HttpConnectionFactory(config), new HTTP2CServerConnectionFactory(config));
         connector.setHost("127.0.0.1");
@@ -100,7 +100,7 @@ final class StubServer implements AutoCloseable {
     }
 
     /** The server's address; stays the same after {@link #close()}, when nothing listens there any more. */
-    URI uri() { return URI.create("http://127.0.0.1:" + port + "/"); }
+    public URI uri() { return URI.create("http://127.0.0.1:" + port + "/"); }
 
     @Override public void close() {
         try {

@@ -1,5 +1,6 @@
 package io.sluice.feed.cli;
 
+import io.sluice.feed.StubServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
