@@ -10,8 +10,9 @@ import java.util.concurrent.ExecutionException;
  * Feeds document operations to a {@code /document/v1} endpoint over HTTP/2.
  * <p>
  * Operations on the same document id are sent one after another, in the order they were given, each only after the
- * previous one (retries included) completed. Operations on different ids run concurrently, as many as the throttler
- * allows. Every method is thread-safe. A method that must wait for room in the client blocks the caller, or, when
+ * previous one (retries included) completed, and after the callbacks attached to the previous one's future (without
+ * an executor) ran: a caller that prints results from its callbacks prints an id's results in feed order.
+ * Operations on different ids run concurrently, as many as the throttler allows. Every method is thread-safe. A method that must wait for room in the client blocks the caller, or, when
  * the client is built with {@code setBlockWhenFull(false)}, returns a future already failed with a
  * {@link FeedException}.
  * <p>

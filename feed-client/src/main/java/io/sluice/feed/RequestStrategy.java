@@ -16,9 +16,11 @@ import java.util.function.DoubleSupplier;
  * {@link Throttler} allows, retrying with backoff as the {@link RetryStrategy} says, until the {@link CircuitBreaker}
  * opens.
  * <p>
- * Ordering: the future of the latest operation for each id is kept in {@code inflightById}. A new operation either
- * finds no previous one, and queues for a slot, or chains on the previous one's future and is sent when that completes,
- * retries included, inheriting its slot. A slot is freed when the last operation of an id's chain completes.
+ * Ordering: a "done" future of the latest operation for each id is kept in {@code inflightById}. A new operation either
+ * finds no previous one, and queues for a slot, or chains on the previous one's done future and is sent when that
+ * completes, retries included, inheriting its slot. A slot is freed when the last operation of an id's chain completes.
+ * An operation is done only after its result future has completed and run the callbacks attached to it (those without
+ * an executor), so a caller sees an id's results in the order the operations were enqueued.
  * <p>
  * There is no dispatcher thread: whoever frees a slot or enqueues an operation drains the ready queue, one drainer at a
  * time. Memory is bounded by {@code maxPending} operations held in total; beyond that {@link #enqueue} blocks or fails.
@@ -35,7 +37,7 @@ final class RequestStrategy implements AutoCloseable {
     private final boolean blockWhenFull;
     private final int maxPending;
 
-    private final ConcurrentHashMap<DocumentId, CompletableFuture<HttpResponse>> inflightById = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<DocumentId, CompletableFuture<Void>> inflightById = new ConcurrentHashMap<>();
     private final Queue<Operation> ready = new ConcurrentLinkedQueue<>();
     private final AtomicLong inflight = new AtomicLong();
     private final AtomicInteger drainers = new AtomicInteger();
@@ -62,7 +64,8 @@ final class RequestStrategy implements AutoCloseable {
     /**
      * Sends the request once all earlier operations on the same id have completed. The returned future completes with
      * the final response (including 429 or 503 when retries ran out), or exceptionally with a {@link FeedException}
-     * for a transport failure, an open breaker, a full client (when not blocking) or a closed client.
+     * for a transport failure, an open breaker, a full client (when not blocking) or a closed client. Callbacks
+     * attached to it without an executor have run before the next operation on the same id is sent.
      */
     CompletableFuture<HttpResponse> enqueue(DocumentId id, OperationType type, HttpRequest request) {
         if (closed) return CompletableFuture.failedFuture(new FeedException(id, "Client is closed"));
@@ -71,18 +74,17 @@ final class RequestStrategy implements AutoCloseable {
         if ( ! acquirePending(id))
             return CompletableFuture.failedFuture(new FeedException(id, "Client is full: " + maxPending + " operations pending"));
 
-        CompletableFuture<HttpResponse> result = new CompletableFuture<>();
-        Operation operation = new Operation(id, type, request, result);
-        CompletableFuture<HttpResponse> previous = inflightById.put(id, result);
-        result.whenComplete((response, failure) -> completed(id, result));
+        Operation operation = new Operation(id, type, request);
+        CompletableFuture<Void> previous = inflightById.put(id, operation.done);
+        operation.done.thenRun(() -> completed(id, operation.done));
         if (previous == null) {
             ready.add(operation);
             drain();
         }
         else {
-            previous.whenComplete((response, failure) -> send(operation));
+            previous.thenRun(() -> send(operation));
         }
-        return result;
+        return operation.result;
     }
 
     private boolean acquirePending(DocumentId id) {
@@ -97,9 +99,9 @@ final class RequestStrategy implements AutoCloseable {
         }
     }
 
-    private void completed(DocumentId id, CompletableFuture<HttpResponse> result) {
+    private void completed(DocumentId id, CompletableFuture<Void> done) {
         pending.release();
-        if (inflightById.remove(id, result)) { // last of its chain: free the slot
+        if (inflightById.remove(id, done)) { // last of its chain: free the slot
             inflight.decrementAndGet();
             drain();
         }
@@ -132,17 +134,17 @@ final class RequestStrategy implements AutoCloseable {
     private void abortReady() {
         for (Operation operation; (operation = ready.poll()) != null; ) {
             inflight.incrementAndGet(); // completion frees the slot it never held
-            operation.result.completeExceptionally(new FeedException(operation.id, "Circuit breaker is open: operation aborted"));
+            operation.fail(new FeedException(operation.id, "Circuit breaker is open: operation aborted"));
         }
     }
 
     private void send(Operation operation) {
         if (closed) {
-            operation.result.completeExceptionally(new FeedException(operation.id, "Client was closed: operation aborted"));
+            operation.fail(new FeedException(operation.id, "Client was closed: operation aborted"));
             return;
         }
         if (breaker.state() == CircuitBreaker.State.OPEN) {
-            operation.result.completeExceptionally(new FeedException(operation.id, "Circuit breaker is open: operation aborted"));
+            operation.fail(new FeedException(operation.id, "Circuit breaker is open: operation aborted"));
             return;
         }
         long now = scheduler.nanoTime();
@@ -178,7 +180,7 @@ final class RequestStrategy implements AutoCloseable {
             if (code < 300 || code == 404 || code == 412) breaker.success();
             throttler.success();
         }
-        operation.result.complete(response);
+        operation.finish(response);
     }
 
     private void handle(Operation operation, Throwable failure) {
@@ -188,8 +190,7 @@ final class RequestStrategy implements AutoCloseable {
         operation.lastResponse = null;
         if (retryable(failure) && retry.retry(operation.type) && operation.attempts <= retry.retries()
             && retryLater(operation)) return;
-        operation.result.completeExceptionally(failure instanceof FeedException ? failure
-                                                                                : new FeedException(operation.id, failure));
+        operation.fail(failure instanceof FeedException ? failure : new FeedException(operation.id, failure));
     }
 
     /** Schedules another attempt after a jittered exponential backoff, unless that would pass the deadline. */
@@ -235,7 +236,7 @@ final class RequestStrategy implements AutoCloseable {
         closed = true;
         for (Operation operation; (operation = ready.poll()) != null; ) {
             inflight.incrementAndGet();
-            operation.result.completeExceptionally(new FeedException(operation.id, "Client was closed: operation aborted"));
+            operation.fail(new FeedException(operation.id, "Client was closed: operation aborted"));
         }
     }
 
@@ -245,17 +246,17 @@ final class RequestStrategy implements AutoCloseable {
         final DocumentId id;
         final OperationType type;
         final HttpRequest request;
-        final CompletableFuture<HttpResponse> result;
+        final CompletableFuture<HttpResponse> result = new CompletableFuture<>();
+        final CompletableFuture<Void> done = new CompletableFuture<>(); // completed after result's callbacks ran
         int attempts = 0;
         long sentNanos;
         HttpResponse lastResponse;
         Throwable lastFailure;
 
-        Operation(DocumentId id, OperationType type, HttpRequest request, CompletableFuture<HttpResponse> result) {
+        Operation(DocumentId id, OperationType type, HttpRequest request) {
             this.id = id;
             this.type = type;
             this.request = request;
-            this.result = result;
         }
 
         @Override public void completed(HttpResponse response) { handle(this, response); }
@@ -263,9 +264,27 @@ final class RequestStrategy implements AutoCloseable {
         @Override public void failed(Throwable cause) { handle(this, cause); }
 
         void timedOut() {
-            if (lastResponse != null) result.complete(lastResponse);
-            else if (lastFailure != null) result.completeExceptionally(new FeedException(id, lastFailure));
-            else result.completeExceptionally(new FeedException(id, "Operation timed out before it could be sent"));
+            if (lastResponse != null) finish(lastResponse);
+            else if (lastFailure != null) fail(new FeedException(id, lastFailure));
+            else fail(new FeedException(id, "Operation timed out before it could be sent"));
+        }
+
+        void finish(HttpResponse response) {
+            try {
+                result.complete(response);
+            }
+            finally {
+                done.complete(null);
+            }
+        }
+
+        void fail(Throwable failure) {
+            try {
+                result.completeExceptionally(failure);
+            }
+            finally {
+                done.complete(null);
+            }
         }
 
     }

@@ -62,6 +62,17 @@ class RequestStrategyTest {
     }
 
     @Test
+    void sameId_callbacksOfPreviousRunBeforeNextIsSent() {
+        RequestStrategy strategy = strategy();
+        List<String> sentWhenCallbackRan = new java.util.ArrayList<>();
+        enqueue(strategy, "id:ns:t::a", "1").whenComplete((response, failure) -> sentWhenCallbackRan.addAll(cluster.paths()));
+        enqueue(strategy, "id:ns:t::a", "2");
+        cluster.get(0).respond(200);
+        assertEquals(List.of("1"), sentWhenCallbackRan);
+        assertEquals(List.of("1", "2"), cluster.paths());
+    }
+
+    @Test
     void sameId_nextWaitsForRetriesOfPrevious() {
         RequestStrategy strategy = strategy();
         enqueue(strategy, "id:ns:t::a", "1");

@@ -105,9 +105,6 @@ class FeedClientEndToEndTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("Flaky (1 of 2 200 ids, once): the CLI printed a document's two results in the opposite order, "
-                                     + "[conditionNotMet, success] for put then conditional update. Either results are printed in "
-                                     + "completion order from different threads, or per-id ordering broke; tracked on the feed-client issue")
     void cli_feedsAndVisits_overMutualTls_everyResultAndDocumentExactly() throws IOException {
         server = PackagedServer.start(directory, pki, Engine.EMBEDDED);
         Path feed = Files.writeString(directory.resolve("feed.jsonl"), large.jsonl());
