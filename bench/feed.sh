@@ -3,7 +3,9 @@
 # com.yahoo.vespa:vespa-feed-client library (bench/official-feeder: JsonFeeder over FeedClientBuilder, every default),
 # over h2c and TLS, alternating the feeders (and which goes first by round). Every feed gets a fresh server with a
 # fresh data directory, so each one inserts new documents. Prints a markdown table: ops/s median (min-max), client
-# CPU seconds and peak RSS (medians), server CPU seconds (median), and Sluice/official ratios.
+# CPU seconds and peak RSS (medians), server CPU seconds (median), peak ops/s (the best 2-second window of the
+# server's succeeded-put count, sampled every 0.5 s) and the seconds from starting the feeder (JVM start included)
+# until a 2-second window first reached 90% of that peak (medians), and Sluice/official ratios.
 #
 # Usage: bench/feed.sh                     (from anywhere; builds the jars if needed; ~5 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
@@ -78,7 +80,7 @@ stat_value() {  # key file
 }
 
 failures=0
-declare -A rates client_cpus rsss server_cpus
+declare -A rates client_cpus rsss server_cpus peaks ramps
 feed() {  # feeder transport
   local feeder="$1" transport="$2" endpoint tls=() ok errors seconds before after
   if [[ "$transport" == tls ]]; then
@@ -98,6 +100,8 @@ feed() {  # feeder transport
     command=(java $CLIENT_JAVA_OPTS -jar "$official_jar" --endpoint "$endpoint" --file "$bench_work/feed.jsonl"
              "${tls[@]+"${tls[@]}"}")
   fi
+  rm -f "$bench_work/samples"
+  bench_sample_puts "$SLUICE_PORT" "$bench_work/samples"
   if ! measure "$bench_work/stats.json" "${command[@]}"; then
     echo "$feeder feed over $transport failed:" >&2
     tail -n 20 "$bench_work/feeder.err" >&2
@@ -105,6 +109,9 @@ feed() {  # feeder transport
   fi
   bench_require_alive "$sluice_pid" sluice
   after="$(bench_cpu_ticks "$sluice_pid")"
+  bench_stop "$bench_sampler_pid"
+  local peak ramp
+  read -r peak ramp <<<"$(bench_ramp "$bench_work/samples")"
   bench_stop "$sluice_pid"
   ok="$(stat_value feeder.ok.count "$bench_work/stats.json")"
   errors="$(stat_value feeder.error.count "$bench_work/stats.json")"
@@ -120,8 +127,10 @@ feed() {  # feeder transport
   rates[$key]="${rates[$key]:-} $rate"
   client_cpus[$key]="${client_cpus[$key]:-} $cpu_seconds"
   rsss[$key]="${rsss[$key]:-} $(( rss_kib / 1024 ))"
+  peaks[$key]="${peaks[$key]:-} $peak"
+  ramps[$key]="${ramps[$key]:-} $ramp"
   server_cpus[$key]="${server_cpus[$key]:-} $(awk -v t="$(( after - before ))" -v hz="$bench_clk_tck" 'BEGIN { printf "%.2f", t / hz }')"
-  bench_log "round $round: $feeder over $transport: $rate ops/s, client CPU ${cpu_seconds}s, peak RSS $(( rss_kib / 1024 )) MiB, wall ${wall_seconds}s"
+  bench_log "round $round: $feeder over $transport: $rate ops/s, client CPU ${cpu_seconds}s, peak RSS $(( rss_kib / 1024 )) MiB, wall ${wall_seconds}s, peak $peak ops/s, 90% of it after ${ramp}s"
 }
 
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -140,8 +149,8 @@ echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $j
      "engine $BENCH_ENGINE; $DOCUMENTS puts of $DOCUMENT_BYTES-byte documents per feed, $ROUNDS feeds per row," \
      "feeders alternating, a fresh server per feed. Medians; ops/s also (min-max)."
 echo
-echo "| feeder | transport | ops/s | client CPU s | client peak RSS MiB | server CPU s |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| feeder | transport | ops/s | client CPU s | client peak RSS MiB | server CPU s | peak ops/s | s to 90% of peak |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for transport in $TRANSPORTS; do
   for feeder in sluice official; do
     key="$feeder/$transport"
@@ -149,9 +158,11 @@ for transport in $TRANSPORTS; do
     read -r cpu _ <<<"$(bench_stats "${client_cpus[$key]}")"
     read -r rss _ <<<"$(bench_stats "${rsss[$key]}")"
     read -r server _ <<<"$(bench_stats "${server_cpus[$key]}")"
+    read -r peak _ <<<"$(bench_stats "${peaks[$key]}")"
+    read -r ramp _ <<<"$(bench_stats "${ramps[$key]}")"
     name="$([[ "$feeder" == sluice ]] && echo './sluice feed' || echo 'official vespa-feed-client')"
     echo "| $name | $transport | $(bench_fmt "$r") ($(bench_fmt "$r_min")–$(bench_fmt "$r_max")) | $(bench_fmt "$cpu" 1) |" \
-         "$(bench_fmt "$rss") | $(bench_fmt "$server" 1) |"
+         "$(bench_fmt "$rss") | $(bench_fmt "$server" 1) | $(bench_fmt "$peak") | $(bench_fmt "$ramp" 1) |"
   done
   read -r s _ <<<"$(bench_stats "${rates[sluice/$transport]}")"
   read -r o _ <<<"$(bench_stats "${rates[official/$transport]}")"
@@ -159,8 +170,12 @@ for transport in $TRANSPORTS; do
   read -r o_cpu _ <<<"$(bench_stats "${client_cpus[official/$transport]}")"
   read -r s_rss _ <<<"$(bench_stats "${rsss[sluice/$transport]}")"
   read -r o_rss _ <<<"$(bench_stats "${rsss[official/$transport]}")"
+  read -r s_peak _ <<<"$(bench_stats "${peaks[sluice/$transport]}")"
+  read -r o_peak _ <<<"$(bench_stats "${peaks[official/$transport]}")"
+  read -r s_ramp _ <<<"$(bench_stats "${ramps[sluice/$transport]}")"
+  read -r o_ramp _ <<<"$(bench_stats "${ramps[official/$transport]}")"
   echo "| **Sluice / official** | $transport | **$(bench_ratio "$s" "$o")** | $(bench_ratio "$s_cpu" "$o_cpu") |" \
-       "$(bench_ratio "$s_rss" "$o_rss") | |"
+       "$(bench_ratio "$s_rss" "$o_rss") | | $(bench_ratio "$s_peak" "$o_peak") | $(bench_ratio "$s_ramp" "$o_ramp") |"
 done
 if (( failures > 0 )); then
   echo

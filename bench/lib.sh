@@ -245,3 +245,36 @@ bench_generate_feed() {
 bench_generate_body() {
   awk -v mode=body -v count=1 -v bytes="$1" -f "$bench_root/bench/generate.awk"
 }
+
+# Starts sampling Sluice's count of succeeded puts (/state/v1/metrics on port $1) every 0.5 s, as "seconds count"
+# lines into file $2, seconds counted from now; the sampler's pid is in bench_sampler_pid. Stop it with bench_stop.
+bench_sample_puts() {
+  local port="$1" out="$2"
+  local start
+  start="$(date +%s.%N)"
+  (
+    while :; do
+      local now count
+      now="$(date +%s.%N)"
+      count="$(curl -sf "http://127.0.0.1:$port/state/v1/metrics?format=prometheus" |
+               sed -nE 's/^httpapi_operations_count\{operation="put",outcome="succeeded",?\} ([0-9]+).*/\1/p')" || true
+      awk -v s="$start" -v n="$now" -v c="${count:-0}" 'BEGIN { printf "%.3f %d\n", n - s, c }' >> "$out"
+      sleep 0.5
+    done
+  ) &
+  bench_sampler_pid=$!
+  bench_pids+=("$bench_sampler_pid")
+}
+
+# "peak seconds_to_90%" from a bench_sample_puts file $1: the peak is the highest rate over any 2-second window;
+# the time is when the first window reaching 90% of that peak ended (from the start of sampling).
+bench_ramp() {
+  awk '{ t[NR] = $1; c[NR] = $2 }
+    END {
+      peak = 0
+      for (i = 1; i <= NR; i++) for (j = i - 1; j >= 1; j--) if (t[i] - t[j] >= 2) {
+        r[i] = (c[i] - c[j]) / (t[i] - t[j]); if (r[i] > peak) peak = r[i]; break }
+      at = -1
+      for (i = 1; i <= NR && at < 0; i++) if ((i in r) && r[i] >= 0.9 * peak && peak > 0) at = t[i]
+      printf "%.0f %.1f\n", peak, at }' "$1"
+}
