@@ -35,12 +35,16 @@ import java.util.function.Supplier;
  * client: no per-request URI parsing, conversation or listener chain, which the high-level client spends most of its
  * time on. Each request goes to the session with the fewest streams in flight, never beyond the smaller of the
  * configured and the server's stream limit; requests that find every session full wait in a queue. A session that
- * closes (GOAWAY, failure) is replaced on the next request.
+ * closes (GOAWAY, failure) is replaced on the next request. A stream that gets no frame from the server for
+ * {@value #DEADLINE_GRACE_MILLIS} ms past its request's deadline fails with a {@link TimeoutException}, so a server
+ * that never answers cannot hold an operation beyond its timeout.
  */
 final class Http2Cluster implements Cluster {
 
     private static final byte[] NO_CONTENT = new byte[0];
     private static final int MAX_RESPONSE_BYTES = 64 << 20;
+    /** How long past an operation's deadline the client waits for the server's own timeout answer. */
+    static final long DEADLINE_GRACE_MILLIS = 1_000;
 
     private final HttpClients clients;
     private final Connection[] connections;
@@ -212,6 +216,7 @@ final class Http2Cluster implements Cluster {
         final AtomicBoolean done = new AtomicBoolean();
         Connection connection;
         int status = -1;
+        long millisLeft;
         byte[] body = NO_CONTENT;
         int length = 0;
 
@@ -221,7 +226,7 @@ final class Http2Cluster implements Cluster {
         }
 
         void start(Session session) {
-            long millisLeft = Math.max(1, TimeUnit.NANOSECONDS.toMillis(request.deadlineNanos() - System.nanoTime()));
+            millisLeft = Math.max(1, TimeUnit.NANOSECONDS.toMillis(request.deadlineNanos() - System.nanoTime()));
             String path = request.pathAndQuery();
             String pathQuery = path + (path.indexOf('?') < 0 ? "?" : "&") + "timeout=" + millisLeft + "ms";
             HttpFields.Mutable fields = HttpFields.build(staticHeaders.size() + 3).add(staticHeaders);
@@ -242,6 +247,7 @@ final class Http2Cluster implements Cluster {
         }
 
         @Override public void succeeded(Stream stream) {
+            stream.setIdleTimeout(millisLeft + DEADLINE_GRACE_MILLIS);
             if (request.body().length > 0)
                 stream.data(new DataFrame(stream.getId(), ByteBuffer.wrap(request.body()), true), org.eclipse.jetty.util.Callback.from(() -> { }, this::fail));
         }
@@ -295,7 +301,8 @@ final class Http2Cluster implements Cluster {
         }
 
         @Override public void onIdleTimeout(Stream stream, TimeoutException timeout, Promise<Boolean> promise) {
-            fail(timeout);
+            fail(new TimeoutException("No response within " + (millisLeft + DEADLINE_GRACE_MILLIS) + " ms (the operation's timeout of "
+                                      + millisLeft + " ms, plus " + DEADLINE_GRACE_MILLIS + " ms)"));
             promise.succeeded(true);
         }
 

@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,6 +47,18 @@ class FeedClientInteropTest {
         assertEquals("/document/v1/ns/music/docid/a%20b", request.path());
         assertTrue(request.query().matches("create=true&condition=music.x%3D%3D0&timeout=\\d+ms"), request.query());
         assertEquals("{\"fields\":{\"x\":1}}", request.body());
+    }
+
+    @Test
+    void put_serverNeverAnswers_failsSoonAfterItsTimeout() {
+        try (StubServer server = new StubServer(r -> r.path().contains("handshake") ? StubServer.Reply.json(200, "{}") : StubServer.Reply.HANG);
+             FeedClient client = client(server)) {
+            CompletableFuture<Result> result = client.put(DocumentId.of("id:ns:music::a"), "{\"fields\":{}}",
+                                                          OperationParameters.empty().timeout(Duration.ofMillis(200)));
+            ExecutionException e = assertThrows(ExecutionException.class, () -> result.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(FeedException.class, e.getCause());
+            assertTrue(e.getCause().getMessage().matches(".*No response within 1\\d{3} ms .*"), e.getCause().getMessage());
+        }
     }
 
     @Test

@@ -27,7 +27,8 @@ import java.util.zip.GZIPInputStream;
 /**
  * A /document/v1 stand-in on loopback, speaking HTTP/1.1 and h2c (prior knowledge). Each request, with its body
  * inflated, goes to a function that answers a status and body, {@link Reply#CLOSE} to drop the connection, or
- * {@link Reply#GOAWAY} to send an HTTP/2 GOAWAY and close the session.
+ * {@link Reply#GOAWAY} to send an HTTP/2 GOAWAY and close the session, or {@link Reply#HANG} to never answer (the
+ * request is failed when the stub closes).
  */
 public final class StubServer implements AutoCloseable {
 
@@ -36,10 +37,12 @@ public final class StubServer implements AutoCloseable {
     public record Reply(int status, String body, String contentType) {
         public static final Reply CLOSE = new Reply(-1, "", "");
         public static final Reply GOAWAY = new Reply(-2, "", "");
+        public static final Reply HANG = new Reply(-3, "", "");
         public static Reply json(int status, String body) { return new Reply(status, body, "application/json"); }
     }
 
     private final Server server = new Server();
+    private final java.util.Queue<Callback> hanging = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final ServerConnector connector;
     private final int port;
 
@@ -65,6 +68,10 @@ public final class StubServer implements AutoCloseable {
                                 callback.failed(new IOException("going away"));
                             };
                             connection.getSession().close(ErrorCode.NO_ERROR.code, "going away", Callback.from(drop, failure -> drop.run()));
+                            return;
+                        }
+                        if (reply.status() == -3) {
+                            hanging.add(callback);
                             return;
                         }
                         if (reply.status() < 0) {
@@ -103,6 +110,7 @@ public final class StubServer implements AutoCloseable {
     public URI uri() { return URI.create("http://127.0.0.1:" + port + "/"); }
 
     @Override public void close() {
+        for (Callback callback; (callback = hanging.poll()) != null; ) callback.failed(new IOException("stub closed"));
         try {
             server.stop();
         }
