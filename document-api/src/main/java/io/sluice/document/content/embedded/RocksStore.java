@@ -113,7 +113,11 @@ final class RocksStore implements AutoCloseable {
                     .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
                     .setLevelCompactionDynamicLevelBytes(true)
                     .setWriteBufferSize(Math.max(SMALL_WRITE_BUFFER, options.writeBufferBytes() / 2))
-                    .setMaxWriteBufferNumber(3));
+                    .setMaxWriteBufferNumber(3)
+                    // Every put first reads the key's header; for a new document that lookup misses, and a bloom
+                    // filter over the memtable's whole keys answers it without searching the skip list.
+                    .setMemtablePrefixBloomSizeRatio(0.05)
+                    .setMemtableWholeKeyFiltering(true));
             ColumnFamilyOptions smallOptions = own(resources, new ColumnFamilyOptions()
                     .setTableFormatConfig(table)
                     .setCompressionType(CompressionType.LZ4_COMPRESSION)
