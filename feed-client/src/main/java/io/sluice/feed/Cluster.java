@@ -9,6 +9,12 @@ interface Cluster extends AutoCloseable {
      */
     void dispatch(HttpRequest request, Callback callback);
 
+    /**
+     * Opens new connections for the requests that follow, and closes the current ones once their requests completed;
+     * called when the circuit breaker goes half-open. Must not block.
+     */
+    void reconnect();
+
     @Override void close();
 
     interface Callback {

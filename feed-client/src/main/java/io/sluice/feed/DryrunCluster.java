@@ -11,6 +11,8 @@ final class DryrunCluster implements Cluster {
         callback.completed(new HttpResponse(200, OK));
     }
 
+    @Override public void reconnect() { } // nothing to reconnect
+
     @Override public void close() { }
 
 }

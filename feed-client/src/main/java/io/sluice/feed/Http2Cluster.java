@@ -121,6 +121,10 @@ final class Http2Cluster implements Cluster {
         }
     }
 
+    @Override public void reconnect() {
+        for (Connection connection : connections) connection.replace();
+    }
+
     /** Why TLS connections may be refused, if a server asked for a client certificate this client could not present. */
     java.util.Optional<String> clientCertificateProblem() {
         return clients.clientCertificateProblem();
@@ -177,6 +181,16 @@ final class Http2Cluster implements Cluster {
                 }
                 return session;
             }
+        }
+
+        /** Makes the next request open a new session; the current one closes once its streams completed. */
+        void replace() {
+            CompletableFuture<Session> old;
+            synchronized (this) {
+                old = session;
+                session = null;
+            }
+            if (old != null) old.thenAccept(Session::shutdown);
         }
 
         private boolean usable(CompletableFuture<Session> future) {

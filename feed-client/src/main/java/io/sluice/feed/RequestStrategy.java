@@ -43,6 +43,8 @@ final class RequestStrategy implements AutoCloseable {
     private final AtomicInteger drainers = new AtomicInteger();
     private final Semaphore pending;
     private final Object idle = new Object();
+    private final java.util.concurrent.atomic.AtomicReference<CircuitBreaker.State> seenState =
+            new java.util.concurrent.atomic.AtomicReference<>(CircuitBreaker.State.CLOSED);
     private volatile boolean closed = false;
 
     RequestStrategy(Cluster cluster, Throttler throttler, CircuitBreaker breaker, RetryStrategy retry,
@@ -115,7 +117,7 @@ final class RequestStrategy implements AutoCloseable {
         int missed = 1;
         do {
             while (true) {
-                CircuitBreaker.State state = breaker.state();
+                CircuitBreaker.State state = breakerState();
                 if (state == CircuitBreaker.State.OPEN) {
                     abortReady();
                     break;
@@ -131,6 +133,17 @@ final class RequestStrategy implements AutoCloseable {
         } while (missed != 0);
     }
 
+    /**
+     * The breaker's state. When it has gone from closed to half-open since last seen, the cluster is told to reconnect
+     * (once per such change): connections that stopped working are often stuck, not slow.
+     */
+    private CircuitBreaker.State breakerState() {
+        CircuitBreaker.State state = breaker.state();
+        CircuitBreaker.State seen = seenState.getAndSet(state);
+        if (state == CircuitBreaker.State.HALF_OPEN && seen == CircuitBreaker.State.CLOSED) cluster.reconnect();
+        return state;
+    }
+
     private void abortReady() {
         for (Operation operation; (operation = ready.poll()) != null; ) {
             inflight.incrementAndGet(); // completion frees the slot it never held
@@ -143,7 +156,7 @@ final class RequestStrategy implements AutoCloseable {
             operation.fail(new FeedException(operation.id, "Client was closed: operation aborted"));
             return;
         }
-        if (breaker.state() == CircuitBreaker.State.OPEN) {
+        if (breakerState() == CircuitBreaker.State.OPEN) {
             operation.fail(new FeedException(operation.id, "Circuit breaker is open: operation aborted"));
             return;
         }

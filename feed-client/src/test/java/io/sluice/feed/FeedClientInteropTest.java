@@ -62,6 +62,31 @@ class FeedClientInteropTest {
     }
 
     @Test
+    void reconnect_sendsLaterRequestsOverANewConnection() throws Exception {
+        List<StubServer.Received> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> { received.add(r); return StubServer.Reply.json(200, "{}"); });
+             Http2Cluster cluster = new Http2Cluster(FeedClientBuilder.create(server.uri()).setConnectionsPerEndpoint(1))) {
+            send(cluster);
+            send(cluster);
+            cluster.reconnect();
+            send(cluster);
+        }
+        assertEquals(received.get(0).remotePort(), received.get(1).remotePort());
+        assertTrue(received.get(1).remotePort() != received.get(2).remotePort(), received.toString());
+    }
+
+    private static void send(Http2Cluster cluster) throws Exception {
+        CompletableFuture<HttpResponse> response = new CompletableFuture<>();
+        cluster.dispatch(new HttpRequest("POST", "/document/v1/ns/music/docid/a", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                         false, 2, System.nanoTime() + TimeUnit.SECONDS.toNanos(10)),
+                         new Cluster.Callback() {
+                             @Override public void completed(HttpResponse r) { response.complete(r); }
+                             @Override public void failed(Throwable cause) { response.completeExceptionally(cause); }
+                         });
+        assertEquals(200, response.get(10, TimeUnit.SECONDS).code());
+    }
+
+    @Test
     void build_sendsHandshakeFirst() {
         List<StubServer.Received> received = new ArrayList<>();
         try (StubServer server = new StubServer(r -> { received.add(r); return StubServer.Reply.json(200, "{}"); })) {

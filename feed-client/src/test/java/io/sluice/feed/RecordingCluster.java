@@ -16,6 +16,7 @@ final class RecordingCluster implements Cluster {
 
     final List<Exchange> exchanges = new ArrayList<>();
     boolean closed = false;
+    int reconnects = 0;
 
     @Override public synchronized void dispatch(HttpRequest request, Callback callback) {
         exchanges.add(new Exchange(request, callback));
@@ -30,6 +31,8 @@ final class RecordingCluster implements Cluster {
         for (Exchange exchange : exchanges) paths.add(exchange.path());
         return paths;
     }
+
+    @Override public synchronized void reconnect() { reconnects++; }
 
     @Override public void close() { closed = true; }
 

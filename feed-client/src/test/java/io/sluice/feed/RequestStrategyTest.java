@@ -239,6 +239,23 @@ class RequestStrategyTest {
     }
 
     @Test
+    void breakerGoingHalfOpen_reconnectsOnce() {
+        RequestStrategy strategy = strategy();
+        enqueue(strategy, "id:ns:t::a", "a");
+        assertEquals(0, cluster.reconnects);
+        breakerState.set(CircuitBreaker.State.HALF_OPEN);
+        cluster.get(0).respond(503);
+        scheduler.advance(100 * MS);
+        enqueue(strategy, "id:ns:t::b", "b");
+        assertEquals(1, cluster.reconnects);
+        breakerState.set(CircuitBreaker.State.CLOSED);
+        enqueue(strategy, "id:ns:t::c", "c");
+        breakerState.set(CircuitBreaker.State.HALF_OPEN);
+        enqueue(strategy, "id:ns:t::d", "d");
+        assertEquals(2, cluster.reconnects);
+    }
+
+    @Test
     void breakerOpen_abortsWaitingAndNewOperations() {
         RequestStrategy strategy = strategy(new FixedThrottler(1), 100, true);
         enqueue(strategy, "id:ns:t::a", "a");
