@@ -5,6 +5,8 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.HTTP2Session;
+import org.eclipse.jetty.http2.HTTP2Stream;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -231,6 +233,7 @@ final class Http2Cluster implements Cluster {
         Connection connection;
         int status = -1;
         long millisLeft;
+        boolean bodyQueued;
         byte[] body = NO_CONTENT;
         int length = 0;
 
@@ -252,8 +255,16 @@ final class Http2Cluster implements Cluster {
             }
             MetaData.Request metaData = new MetaData.Request(request.method(), connection.tls ? "https" : "http", connection.authority,
                                                              pathQuery, HttpVersion.HTTP_2, fields, hasBody ? request.body().length : -1);
+            HeadersFrame headers = new HeadersFrame(metaData, null, ! hasBody);
             try {
-                session.newStream(new HeadersFrame(metaData, null, ! hasBody), this, this);
+                if (hasBody && session instanceof HTTP2Session) { // headers and body in one write
+                    bodyQueued = true;
+                    DataFrame data = new DataFrame(0, ByteBuffer.wrap(request.body()), true);
+                    ((HTTP2Session) session).newStream(new HTTP2Stream.FrameList(headers, data, null), this, this);
+                }
+                else {
+                    session.newStream(headers, this, this);
+                }
             }
             catch (RuntimeException e) {
                 fail(e);
@@ -262,7 +273,7 @@ final class Http2Cluster implements Cluster {
 
         @Override public void succeeded(Stream stream) {
             stream.setIdleTimeout(millisLeft + DEADLINE_GRACE_MILLIS);
-            if (request.body().length > 0)
+            if (request.body().length > 0 && ! bodyQueued)
                 stream.data(new DataFrame(stream.getId(), ByteBuffer.wrap(request.body()), true), org.eclipse.jetty.util.Callback.from(() -> { }, this::fail));
         }
 

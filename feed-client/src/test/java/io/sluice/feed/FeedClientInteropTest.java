@@ -106,6 +106,20 @@ class FeedClientInteropTest {
     }
 
     @Test
+    void bodyLargerThanFlowControlWindows_arrivesWhole() throws Exception {
+        List<StubServer.Received> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        StringBuilder text = new StringBuilder();
+        Random random = new Random(1);
+        while (text.length() < 300_000) text.append(Integer.toHexString(random.nextInt()));
+        String json = "{\"fields\":{\"text\":\"" + text + "\"}}";
+        try (StubServer server = new StubServer(r -> { received.add(r); return StubServer.Reply.json(200, "{}"); });
+             FeedClient client = FeedClientBuilder.create(server.uri()).setCompression(Compression.NONE).build()) {
+            assertEquals(Result.Type.SUCCESS, client.put(DocumentId.of("id:ns:music::a"), json, OperationParameters.empty()).get().type());
+        }
+        assertEquals(json, received.get(1).body());
+    }
+
+    @Test
     void largeBody_isGzipped() throws Exception {
         List<StubServer.Received> received = new ArrayList<>();
         String json = "{\"fields\":{\"text\":\"" + "y".repeat(2000) + "\"}}";
