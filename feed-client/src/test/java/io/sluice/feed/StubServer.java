@@ -31,7 +31,8 @@ import java.util.zip.GZIPInputStream;
  */
 public final class StubServer implements AutoCloseable {
 
-    public record Received(String method, String path, String query, String body, String protocol, String contentEncoding) { }
+    public record Received(String method, String path, String query, String body, String protocol, String contentEncoding,
+                           String acceptEncoding) { }
 
     public record Reply(int status, String body, String contentType) {
         public static final Reply CLOSE = new Reply(-1, "", "");
@@ -57,7 +58,8 @@ public final class StubServer implements AutoCloseable {
                         String body = new String("gzip".equals(encoding) ? gunzip(bytes) : bytes, StandardCharsets.UTF_8);
                         Reply reply = responder.apply(new Received(request.getMethod(), request.getHttpURI().getPath(),
                                                                    request.getHttpURI().getQuery(), body,
-                                                                   request.getConnectionMetaData().getProtocol(), encoding));
+                                                                   request.getConnectionMetaData().getProtocol(), encoding,
+                                                                   request.getHeaders().get(HttpHeader.ACCEPT_ENCODING)));
                         if (reply.status() == -2 && request.getConnectionMetaData().getConnection() instanceof HTTP2Connection) {
                             HTTP2Connection connection = (HTTP2Connection) request.getConnectionMetaData().getConnection();
                             Runnable drop = () -> {
