@@ -37,28 +37,38 @@ public final class VisitClient implements AutoCloseable {
     private static final JsonFactory json = new JsonFactory();
     private static final byte[] PUT_PREFIX = "{\"put\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int MAX_FAILURES = 10;
+    // How far the server may stream ahead of a slice's reader: enough for 80 MB/s per slice at 50 ms round trip.
+    private static final int STREAM_WINDOW = 4 << 20;
+    private static final int SESSION_WINDOW = 16 << 20;
 
     private final HttpClients clients;
-    private final HttpClient[] httpClients;
+    private final List<URI> endpoints;
+    private final HttpClient[] httpClients; // made on first use
     private final String[] bases;
     private final Map<String, Supplier<String>> headers;
     private volatile boolean answered = false; // whether any request got an HTTP response
 
     VisitClient(FeedClientBuilder settings) {
-        List<URI> endpoints = settings.endpoints;
+        this.endpoints = List.copyOf(settings.endpoints);
         int count = endpoints.size() * settings.connectionsPerEndpoint;
         this.clients = new HttpClients(settings, count);
         this.httpClients = new HttpClient[count];
         this.bases = new String[count];
-        for (int i = 0; i < count; i++) { // slice i uses connection i mod count; connections open on first use
-            URI endpoint = endpoints.get(i % endpoints.size());
-            httpClients[i] = clients.newClient("https".equals(endpoint.getScheme()), 1024);
+        for (int i = 0; i < count; i++) bases[i] = HttpClients.base(endpoints.get(i % endpoints.size()));
+        this.headers = Map.copyOf(settings.headers);
+    }
+
+    /** The client of connection {@code i}; slice s uses connection s mod count, so fewer slices start fewer clients. */
+    private synchronized HttpClient httpClient(int i) {
+        if (httpClients[i] == null) {
+            boolean tls = "https".equals(endpoints.get(i % endpoints.size()).getScheme());
+            HttpClient client = clients.newClient(tls, 1024, STREAM_WINDOW, SESSION_WINDOW);
             // Jetty asks for gzip by default: the server would then deflate every visited byte (4-8 times the CPU of
             // the visit itself) and this client inflate it again, for a dump that goes to disk anyway.
-            httpClients[i].getContentDecoderFactories().clear();
-            bases[i] = HttpClients.base(endpoint);
+            client.getContentDecoderFactories().clear();
+            httpClients[i] = client;
         }
-        this.headers = Map.copyOf(settings.headers);
+        return httpClients[i];
     }
 
     /**
@@ -121,7 +131,7 @@ public final class VisitClient implements AutoCloseable {
 
     private Request newRequest(int sliceId, String method, String pathAndQuery, VisitParameters params) {
         int i = sliceId % httpClients.length;
-        Request request = httpClients[i].newRequest(bases[i] + pathAndQuery)
+        Request request = httpClient(i).newRequest(bases[i] + pathAndQuery)
                                         .method(method)
                                         .version(HttpVersion.HTTP_2)
                                         .idleTimeout(params.timeout().toMillis() + 30_000, TimeUnit.MILLISECONDS);
