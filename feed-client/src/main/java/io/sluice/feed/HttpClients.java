@@ -66,7 +66,7 @@ final class HttpClients implements AutoCloseable {
      * flow control), no HPACK dynamic table for requests (every path is new: indexing them only churns the table).
      */
     HTTP2Client newHttp2Client(boolean tls, int selectors) {
-        ClientConnector connector = new ClientConnector();
+        ClientConnector connector = tls ? new ClientConnector() : new CleartextConnector();
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
         connector.setSelectors(selectors);
@@ -91,9 +91,19 @@ final class HttpClients implements AutoCloseable {
         http2Clients.add(http2);
     }
 
-    /** A started client holding at most one connection with at most {@code maxStreams} concurrent streams. */
-    synchronized HttpClient newClient(boolean tls, int maxStreams) {
+    /**
+     * A started client for long streamed responses, holding at most one connection with at most {@code maxStreams}
+     * concurrent streams. Unlike {@link #newHttp2Client}'s, its receive windows are bounded: a response is buffered
+     * only up to {@code streamWindow} bytes (and all of a connection's to {@code sessionWindow}) ahead of its reader,
+     * so a slow reader holds the server back instead of filling memory. DATA frames up to 1 MiB, read in up to
+     * 64 KiB at a time, make a tenth of the frames and reads of HTTP/2's default 16 KiB and Jetty's 8 KiB.
+     */
+    synchronized HttpClient newClient(boolean tls, int maxStreams, int streamWindow, int sessionWindow) {
         HTTP2Client http2 = newHttp2Client(tls, 1);
+        http2.setInitialStreamRecvWindow(streamWindow);
+        http2.setInitialSessionRecvWindow(sessionWindow);
+        http2.setMaxFrameSize(1 << 20);
+        http2.setInputBufferSize(64 << 10);
         HttpClientTransportOverHTTP2 transport = new HttpClientTransportOverHTTP2(http2);
         transport.setConnectionPoolFactory(destination -> new MultiplexConnectionPool(destination, 1, maxStreams));
         HttpClient client = new HttpClient(transport);
@@ -175,6 +185,11 @@ final class HttpClients implements AutoCloseable {
      */
     Optional<String> clientCertificateProblem() {
         return probe == null ? Optional.empty() : probe.problem();
+    }
+
+    /** A connector for cleartext only, which does not load the JVM's TLS machinery at start-up for nothing. */
+    private static final class CleartextConnector extends ClientConnector {
+        @Override protected SslContextFactory.Client newSslContextFactory() { return null; }
     }
 
     /** {@code scheme://host:port} of an endpoint, with the default port made explicit. */

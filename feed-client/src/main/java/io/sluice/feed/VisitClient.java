@@ -1,7 +1,6 @@
 package io.sluice.feed;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import org.eclipse.jetty.client.BytesRequestContent;
@@ -12,7 +11,6 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -35,27 +33,39 @@ import java.util.function.Supplier;
 public final class VisitClient implements AutoCloseable {
 
     private static final JsonFactory json = new JsonFactory();
-    private static final byte[] PUT_PREFIX = "{\"put\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int MAX_FAILURES = 10;
+    // How far the server may stream ahead of a slice's reader: enough for 80 MB/s per slice at 50 ms round trip.
+    private static final int STREAM_WINDOW = 4 << 20;
+    private static final int SESSION_WINDOW = 16 << 20;
 
     private final HttpClients clients;
-    private final HttpClient[] httpClients;
+    private final List<URI> endpoints;
+    private final HttpClient[] httpClients; // made on first use
     private final String[] bases;
     private final Map<String, Supplier<String>> headers;
     private volatile boolean answered = false; // whether any request got an HTTP response
 
     VisitClient(FeedClientBuilder settings) {
-        List<URI> endpoints = settings.endpoints;
+        this.endpoints = List.copyOf(settings.endpoints);
         int count = endpoints.size() * settings.connectionsPerEndpoint;
         this.clients = new HttpClients(settings, count);
         this.httpClients = new HttpClient[count];
         this.bases = new String[count];
-        for (int i = 0; i < count; i++) { // slice i uses connection i mod count; connections open on first use
-            URI endpoint = endpoints.get(i % endpoints.size());
-            httpClients[i] = clients.newClient("https".equals(endpoint.getScheme()), 1024);
-            bases[i] = HttpClients.base(endpoint);
-        }
+        for (int i = 0; i < count; i++) bases[i] = HttpClients.base(endpoints.get(i % endpoints.size()));
         this.headers = Map.copyOf(settings.headers);
+    }
+
+    /** The client of connection {@code i}; slice s uses connection s mod count, so fewer slices start fewer clients. */
+    private synchronized HttpClient httpClient(int i) {
+        if (httpClients[i] == null) {
+            boolean tls = "https".equals(endpoints.get(i % endpoints.size()).getScheme());
+            HttpClient client = clients.newClient(tls, 1024, STREAM_WINDOW, SESSION_WINDOW);
+            // Jetty asks for gzip by default: the server would then deflate every visited byte (4-8 times the CPU of
+            // the visit itself) and this client inflate it again, for a dump that goes to disk anyway.
+            client.getContentDecoderFactories().clear();
+            httpClients[i] = client;
+        }
+        return httpClients[i];
     }
 
     /**
@@ -71,7 +81,7 @@ public final class VisitClient implements AutoCloseable {
         int failures = 0;
         for (boolean first = true; ; first = false) {
             if ( ! first) sink.rewind();
-            Exchange exchange = new Exchange(sink);
+            VisitResponse exchange = new VisitResponse(sink);
             Request request = newRequest(sliceId, "GET", params.pathAndQuery(sliceId, token, true), params);
             request.headers(fields -> fields.put(HttpHeader.ACCEPT, "application/jsonl, application/json;q=0.9"));
             Outcome outcome = exchange(request, exchange);
@@ -118,7 +128,7 @@ public final class VisitClient implements AutoCloseable {
 
     private Request newRequest(int sliceId, String method, String pathAndQuery, VisitParameters params) {
         int i = sliceId % httpClients.length;
-        Request request = httpClients[i].newRequest(bases[i] + pathAndQuery)
+        Request request = httpClient(i).newRequest(bases[i] + pathAndQuery)
                                         .method(method)
                                         .version(HttpVersion.HTTP_2)
                                         .idleTimeout(params.timeout().toMillis() + 30_000, TimeUnit.MILLISECONDS);
@@ -147,7 +157,7 @@ public final class VisitClient implements AutoCloseable {
 
     enum Outcome { DONE, THROTTLED, RETRY, FAILED }
 
-    private Outcome exchange(Request request, Exchange exchange) throws IOException {
+    private Outcome exchange(Request request, VisitResponse exchange) throws IOException {
         InputStreamResponseListener listener = new InputStreamResponseListener();
         request.send(listener);
         Response response;
@@ -184,176 +194,6 @@ public final class VisitClient implements AutoCloseable {
             if (exchange.error != null) return Outcome.FAILED;
             return exchange.finished || exchange.sawContinuation ? Outcome.DONE : Outcome.RETRY;
         }
-    }
-
-    /** Reads one visit response, feeding the sink. */
-    private static final class Exchange {
-
-        final VisitSink sink;
-        Optional<String> token = Optional.empty();
-        boolean finished = false;
-        boolean sawContinuation = false;
-        String error;
-        IOException sinkFailure;
-
-        Exchange(VisitSink sink) { this.sink = sink; }
-
-        void readLines(InputStream in) throws IOException {
-            byte[] buffer = new byte[1 << 16];
-            int start = 0, end = 0;
-            while (true) {
-                int newline = -1;
-                for (int i = start; i < end; i++) if (buffer[i] == '\n') { newline = i; break; }
-                if (newline >= 0) {
-                    line(buffer, start, newline - start);
-                    start = newline + 1;
-                    continue;
-                }
-                if (start > 0) {
-                    System.arraycopy(buffer, start, buffer, 0, end - start);
-                    end -= start;
-                    start = 0;
-                }
-                if (end == buffer.length) buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2);
-                int read = in.read(buffer, end, buffer.length - end);
-                if (read < 0) {
-                    if (end > start) line(buffer, start, end - start);
-                    return;
-                }
-                end += read;
-            }
-        }
-
-        private void line(byte[] bytes, int offset, int length) throws IOException {
-            while (length > 0 && (bytes[offset + length - 1] == '\r' || bytes[offset + length - 1] == ' ')) length--;
-            if (length == 0) return;
-            if (startsWith(bytes, offset, length, PUT_PREFIX)) { // {"put":… becomes {"id":…, in place
-                bytes[offset + 1] = '{';
-                bytes[offset + 2] = '"';
-                bytes[offset + 3] = 'i';
-                bytes[offset + 4] = 'd';
-                bytes[offset + 5] = '"';
-                bytes[offset + 6] = ':';
-                deliver(bytes, offset + 1, length - 1);
-                return;
-            }
-            try (JsonParser parser = json.createParser(bytes, offset, length)) {
-                if (parser.nextToken() != JsonToken.START_OBJECT || parser.nextToken() != JsonToken.FIELD_NAME) return;
-                String name = parser.currentName();
-                parser.nextToken();
-                switch (name) {
-                    case "put": case "id": deliver(renamed(parser)); break;
-                    case "continuation": continuation(parser); break;
-                    case "message": message(parser); break;
-                    default: // remove, sessionStats, sessionTrace, and anything newer: ignored
-                }
-            }
-        }
-
-        private byte[] renamed(JsonParser parser) throws IOException {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try (JsonGenerator generator = json.createGenerator(out)) {
-                generator.writeStartObject();
-                generator.writeFieldName("id");
-                generator.copyCurrentStructure(parser);
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    generator.copyCurrentStructure(parser);
-                }
-                generator.writeEndObject();
-            }
-            return out.toByteArray();
-        }
-
-        private void continuation(JsonParser parser) throws IOException {
-            if (parser.currentToken() != JsonToken.START_OBJECT) return;
-            String newToken = null;
-            double percent = Double.NaN;
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                parser.nextToken();
-                if ("token".equals(field)) newToken = parser.getValueAsString();
-                else if ("percentFinished".equals(field)) percent = parser.getValueAsDouble();
-                else parser.skipChildren();
-            }
-            continued(Optional.ofNullable(newToken).filter(t -> ! t.isEmpty()), percent);
-        }
-
-        private void continued(Optional<String> newToken, double percent) throws IOException {
-            sawContinuation = true;
-            if (newToken.isEmpty()) finished = true;
-            else token = newToken;
-            try {
-                sink.continuation(newToken, percent);
-            }
-            catch (IOException e) {
-                sinkFailure = e;
-                throw e;
-            }
-        }
-
-        private void message(JsonParser parser) throws IOException {
-            if (parser.currentToken() == JsonToken.VALUE_STRING) {
-                error = parser.getText();
-                return;
-            }
-            String text = null, severity = "error";
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                parser.nextToken();
-                if ("text".equals(field)) text = parser.getValueAsString();
-                else if ("severity".equals(field)) severity = parser.getValueAsString();
-                else parser.skipChildren();
-            }
-            if ("error".equals(severity)) error = text;
-        }
-
-        /** A non-JSONL visit response: {@code {"documents":[…],"continuation":"…","message":"…"}}. */
-        void readJson(InputStream in) throws IOException {
-            String continuation = null;
-            try (JsonParser parser = json.createParser(in)) {
-                if (parser.nextToken() != JsonToken.START_OBJECT) throw new IOException("Expected a JSON object");
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = parser.currentName();
-                    JsonToken value = parser.nextToken();
-                    if ("documents".equals(field) && value == JsonToken.START_ARRAY) {
-                        while (parser.nextToken() == JsonToken.START_OBJECT) {
-                            ByteArrayOutputStream out = new ByteArrayOutputStream();
-                            try (JsonGenerator generator = json.createGenerator(out)) {
-                                generator.copyCurrentStructure(parser);
-                            }
-                            byte[] document = out.toByteArray();
-                            if ( ! startsWith(document, 0, document.length, "{\"remove\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
-                                deliver(document);
-                        }
-                    }
-                    else if ("continuation".equals(field)) continuation = parser.getValueAsString();
-                    else if ("message".equals(field) && value == JsonToken.VALUE_STRING) error = parser.getText();
-                    else parser.skipChildren();
-                }
-                if (parser.currentToken() != JsonToken.END_OBJECT) throw new IOException("Truncated JSON response");
-            }
-            if (error != null && continuation != null) error = null; // a streamed response ending with a token goes on
-            if (error == null) continued(Optional.ofNullable(continuation).filter(t -> ! t.isEmpty()), Double.NaN);
-        }
-
-        private void deliver(byte[] document) throws IOException { deliver(document, 0, document.length); }
-
-        private void deliver(byte[] bytes, int offset, int length) throws IOException {
-            try {
-                sink.document(bytes, offset, length);
-            }
-            catch (IOException e) {
-                sinkFailure = e;
-                throw e;
-            }
-        }
-
-    }
-
-    private static boolean startsWith(byte[] bytes, int offset, int length, byte[] prefix) {
-        if (length < prefix.length) return false;
-        for (int i = 0; i < prefix.length; i++) if (bytes[offset + i] != prefix[i]) return false;
-        return true;
     }
 
     private record Page(int status, long documentCount, Optional<String> continuation, String message) { }

@@ -33,7 +33,7 @@ import java.util.zip.GZIPInputStream;
 public final class StubServer implements AutoCloseable {
 
     public record Received(String method, String path, String query, String body, String protocol, String contentEncoding,
-                           int remotePort) { }
+                           String acceptEncoding, int remotePort) { }
 
     public record Reply(int status, String body, String contentType) {
         public static final Reply CLOSE = new Reply(-1, "", "");
@@ -62,6 +62,7 @@ public final class StubServer implements AutoCloseable {
                         Reply reply = responder.apply(new Received(request.getMethod(), request.getHttpURI().getPath(),
                                                                    request.getHttpURI().getQuery(), body,
                                                                    request.getConnectionMetaData().getProtocol(), encoding,
+                                                                   request.getHeaders().get(HttpHeader.ACCEPT_ENCODING),
                                                                    Request.getRemotePort(request)));
                         if (reply.status() == -2 && request.getConnectionMetaData().getConnection() instanceof HTTP2Connection) {
                             HTTP2Connection connection = (HTTP2Connection) request.getConnectionMetaData().getConnection();

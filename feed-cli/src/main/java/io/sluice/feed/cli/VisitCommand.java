@@ -10,9 +10,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,8 +27,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@code sluice visit}: dumps a corpus as JSONL, slices in parallel over multiplexed HTTP/2, resumable through a
@@ -138,7 +136,7 @@ final class VisitCommand {
             return 1;
         }
         long start = System.nanoTime();
-        AtomicLong documents = new AtomicLong();
+        LongAdder documents = new LongAdder();
         AtomicLongArray permille = new AtomicLongArray(params.slices());
         OutputStream shared = new BufferedOutputStream(out, 1 << 16);
         ExecutorService workers = Executors.newFixedThreadPool(sliceIds.size(), task -> new Thread(task, "sluice-visit-slice"));
@@ -154,7 +152,7 @@ final class VisitCommand {
                 if (checkpoint != null) checkpoint.save();
             }, 1, 1, TimeUnit.SECONDS);
             if ( ! silent)
-                timer.scheduleAtFixedRate(() -> progress(start, documents.get(), permille, sliceIds, mode, false),
+                timer.scheduleAtFixedRate(() -> progress(start, documents.sum(), permille, sliceIds, mode, false),
                                           terminal ? 1 : 10, terminal ? 1 : 10, TimeUnit.SECONDS);
             List<Future<?>> futures = new ArrayList<>();
             for (int id : sliceIds) {
@@ -203,13 +201,13 @@ final class VisitCommand {
             }
             if (checkpoint != null) checkpoint.save();
         }
-        if ( ! silent) progress(start, documents.get(), permille, sliceIds, mode, true);
+        if ( ! silent) progress(start, documents.sum(), permille, sliceIds, mode, true);
         return exit;
     }
 
     private static void runSlice(VisitClient client, VisitParameters params, int id, Checkpoint.Slice state, String mode,
                                  byte[] updateBody, Optional<Path> outputDir, OutputStream shared, Checkpoint checkpoint,
-                                 AtomicLong documents, AtomicLongArray permille) throws IOException {
+                                 LongAdder documents, AtomicLongArray permille) throws IOException {
         if ( ! mode.equals("visit")) {
             VisitSink sink = new VisitSink() {
                 @Override public void document(byte[] json, int offset, int length) { }
@@ -217,66 +215,17 @@ final class VisitCommand {
                     if (checkpoint != null) checkpoint.update(id, token, 0);
                     if (token.isEmpty()) permille.set(id, 1000);
                 }
-                @Override public void processed(long count) { documents.addAndGet(count); }
+                @Override public void processed(long count) { documents.add(count); }
             };
             client.processWhere(mode.equals("delete-where") ? "DELETE" : "PUT", params, id, state.token(), updateBody, sink);
             return;
         }
-        RandomAccessFile file = null;
-        OutputStream output = shared;
-        long[] written = { state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0 };
-        long[] atToken = { written[0] };
-        long[] documentsSinceToken = { 0 };
-        if (outputDir.isPresent()) {
-            file = new RandomAccessFile(outputDir.get().resolve(String.format(Locale.ROOT, "slice-%04d.jsonl", id)).toFile(), "rw");
-            long keep = state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0;
-            file.setLength(keep); // drop what was written after the last checkpoint
-            file.seek(keep);
-            output = new BufferedOutputStream(Channels.newOutputStream(file.getChannel()), 1 << 16);
-        }
-        final OutputStream sliceOutput = output;
-        final java.nio.channels.FileChannel channel = file == null ? null : file.getChannel();
-        final boolean own = file != null;
-        try {
-            client.visit(params, id, state.token(), new VisitSink() {
-                @Override public void document(byte[] json, int offset, int length) throws IOException {
-                    if (own) {
-                        sliceOutput.write(json, offset, length);
-                        sliceOutput.write('\n');
-                    }
-                    else synchronized (sliceOutput) {
-                        sliceOutput.write(json, offset, length);
-                        sliceOutput.write('\n');
-                    }
-                    written[0] += length + 1;
-                    documentsSinceToken[0]++;
-                    documents.incrementAndGet();
-                }
-                @Override public void continuation(Optional<String> token, double percent) throws IOException {
-                    if (own) sliceOutput.flush();
-                    else synchronized (sliceOutput) { sliceOutput.flush(); }
-                    atToken[0] = written[0];
-                    documentsSinceToken[0] = 0;
-                    if (checkpoint != null) checkpoint.update(id, token, own ? written[0] : 0);
-                    if (token.isEmpty()) permille.set(id, 1000);
-                    else if ( ! Double.isNaN(percent)) permille.set(id, (long) (percent * 10));
-                }
-                @Override public void rewind() throws IOException {
-                    if ( ! own || written[0] == atToken[0]) return; // standard output cannot take back what it wrote
-                    sliceOutput.flush();
-                    channel.truncate(atToken[0]);
-                    channel.position(atToken[0]);
-                    written[0] = atToken[0];
-                    documents.addAndGet(-documentsSinceToken[0]);
-                    documentsSinceToken[0] = 0;
-                }
-            });
-        }
-        finally {
-            if (own) {
-                sliceOutput.flush();
-                file.close();
-            }
+        long keep = state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0;
+        try (SliceWriter writer = outputDir.isPresent()
+                ? SliceWriter.toFile(id, outputDir.get().resolve(String.format(Locale.ROOT, "slice-%04d.jsonl", id)), keep,
+                                     checkpoint, documents, permille)
+                : SliceWriter.toShared(id, shared, checkpoint, documents, permille)) {
+            client.visit(params, id, state.token(), writer);
         }
     }
 
