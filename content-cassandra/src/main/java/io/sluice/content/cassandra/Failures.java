@@ -25,11 +25,15 @@ import java.util.concurrent.ExecutionException;
  * <ul>
  *   <li>Timeouts (the driver's or a coordinator's, incl. an unknown CAS result) become TIMEOUT (504).</li>
  *   <li>Too few live replicas, no reachable node, every tried node failing, or a connection lost before an answer
- *       become OVERLOAD (429): the SPI has no "unavailable" status, and 429 is what every client retries. A 503
- *       would be more precise. (A write whose connection is lost is checked first; see the backend.)</li>
- *   <li>An overloaded coordinator or the driver's own request throttle become OVERLOAD (429).</li>
+ *       become UNAVAILABLE (503), which clients retry.</li>
+ *   <li>An overloaded coordinator, the driver's own request throttle or a connection with too many requests in
+ *       flight become OVERLOAD (429).</li>
  *   <li>Anything else is ERROR (500).</li>
  * </ul>
+ *
+ * <p>UNAVAILABLE and OVERLOAD promise the client that nothing was applied. So {@link #outcome} is only for failures
+ * of reads, and of writes that {@linkplain #certainlyNotApplied certainly did not apply}; a write that may have
+ * applied is resolved by reading it back (see {@link ConditionalWriter}), or reported as TIMEOUT.
  */
 final class Failures {
 
@@ -45,7 +49,10 @@ final class Failures {
         return cause;
     }
 
-    /** The outcome for a failed request about {@code what} (e.g. "put of 'id:...'"). */
+    /**
+     * The outcome for a failed read, or a failed write that {@link #certainlyNotApplied} says did not apply, about
+     * {@code what} (e.g. "put of 'id:...'"); its message names the cause.
+     */
     static Outcome outcome(Throwable failure, String what) {
         Throwable cause = unwrap(failure);
         String detail = cause.getClass().getSimpleName() + ": " + cause.getMessage();
@@ -55,10 +62,11 @@ final class Failures {
         }
         if (cause instanceof UnavailableException || cause instanceof AllNodesFailedException
             || cause instanceof ClosedConnectionException || cause instanceof HeartbeatException
-            || cause instanceof ConnectionInitException || cause instanceof BusyConnectionException) {
-            return Outcome.overload("Cassandra is unavailable for " + what + ", retry later (" + detail + ")");
+            || cause instanceof ConnectionInitException) {
+            return Outcome.unavailable("Cassandra is unavailable for " + what + ", retry later (" + detail + ")");
         }
-        if (cause instanceof OverloadedException || cause instanceof RequestThrottlingException) {
+        if (cause instanceof OverloadedException || cause instanceof RequestThrottlingException
+            || cause instanceof BusyConnectionException) {
             return Outcome.overload("Cassandra is overloaded, retry " + what + " later (" + detail + ")");
         }
         if (cause instanceof QueryConsistencyException) {

@@ -1,17 +1,24 @@
 package io.sluice.content.cassandra;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.RequestThrottlingException;
+import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
+import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
+import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Outcome.Status;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,15 +42,41 @@ class FailuresTest {
     }
 
     @Test
-    void unavailable_isRetryableOverloadAndNotApplied() {
+    void unavailable_isUnavailableAndNotApplied() {
         UnavailableException unavailable = new UnavailableException(null, QUORUM, 2, 1);
-        assertEquals(Status.OVERLOAD, Failures.outcome(unavailable, "put").status());
+        Outcome outcome = Failures.outcome(unavailable, "put of 'id:ns:t::1'");
+        assertEquals(Status.UNAVAILABLE, outcome.status());
+        assertEquals("Cassandra is unavailable for put of 'id:ns:t::1', retry later (UnavailableException: "
+                     + unavailable.getMessage() + ")", outcome.message());
         assertTrue(Failures.certainlyNotApplied(unavailable));
     }
 
     @Test
-    void noNodeAvailable_isRetryableOverload() {
-        assertEquals(Status.OVERLOAD, Failures.outcome(new NoNodeAvailableException(), "put").status());
+    void noNodeAvailable_isUnavailableAndNotApplied() {
+        NoNodeAvailableException none = new NoNodeAvailableException();
+        assertEquals(Status.UNAVAILABLE, Failures.outcome(none, "put").status());
+        assertTrue(Failures.certainlyNotApplied(none));
+    }
+
+    @Test
+    void allNodesFailed_isUnavailableButMaybeApplied() {
+        AllNodesFailedException failed = new AllNodesFailed();
+        assertEquals(Status.UNAVAILABLE, Failures.outcome(new CompletionException(failed), "get").status());
+        assertFalse(Failures.certainlyNotApplied(failed));
+    }
+
+    @Test
+    void closedConnection_isUnavailableButMaybeApplied() {
+        ClosedConnectionException closed = new ClosedConnectionException("node went away");
+        assertEquals(Status.UNAVAILABLE, Failures.outcome(closed, "get").status());
+        assertFalse(Failures.certainlyNotApplied(closed));
+    }
+
+    @Test
+    void overloadedCoordinator_isOverloadAndNotApplied() {
+        OverloadedException overloaded = new OverloadedException(null);
+        assertEquals(Status.OVERLOAD, Failures.outcome(overloaded, "put").status());
+        assertTrue(Failures.certainlyNotApplied(overloaded));
     }
 
     @Test
@@ -57,6 +90,17 @@ class FailuresTest {
         assertEquals(Status.ERROR, outcome.status());
         assertEquals("Cassandra failed on get of 'id:ns:t::1' (InvalidQueryException: bad query)",
                      outcome.message());
+    }
+
+    /** What the driver throws when every node of the query plan failed (its factory needs real nodes). */
+    private static final class AllNodesFailed extends AllNodesFailedException {
+
+        private static final long serialVersionUID = 1L;
+
+        AllNodesFailed() {
+            super("All 3 nodes tried for the query failed", null, List.<Map.Entry<Node, List<Throwable>>>of());
+        }
+
     }
 
 }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A keyspace replicated twice on a one-node cluster: LOCAL_QUORUM needs two live replicas and has one, so Cassandra
- * answers Unavailable, which clients must see as a retryable 429 (not a 500).
+ * answers Unavailable, which clients must see as a retryable 503 (not a 500).
  */
 @Tag("cassandra")
 class UnavailableTest {
@@ -51,17 +51,17 @@ class UnavailableTest {
     }
 
     @Test
-    void put_withTooFewReplicas_isRetryableOverload() throws Exception {
+    void put_withTooFewReplicas_isUnavailable() throws Exception {
         Outcome outcome = backend.put(Document.of(MUSIC, ID), options()).get(1, TimeUnit.MINUTES);
-        assertEquals(Status.OVERLOAD, outcome.status(), outcome.toString());
+        assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
         assertTrue(outcome.message().startsWith("Cassandra is unavailable for put of 'id:ns:music::a'"),
                    outcome.message());
     }
 
     @Test
-    void get_withTooFewReplicas_isRetryableOverload() throws Exception {
+    void get_withTooFewReplicas_isUnavailable() throws Exception {
         Outcome outcome = backend.get(ID, FieldSet.all(), options()).get(1, TimeUnit.MINUTES);
-        assertEquals(Status.OVERLOAD, outcome.status(), outcome.toString());
+        assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
     }
 
 }
