@@ -19,6 +19,8 @@
 #   H2LOAD_CONNECTIONS=4 H2LOAD_STREAMS=64
 #   GET_IDS=20000                         length of h2load's list of random stored ids
 #   VISITS="1x1 1x8 2x2 2x8"              servers x slices (at most 2 servers)
+#   DISTRIBUTION_BITS                     the engine's distribution-bits (default: the engine's, 16)
+#   SETTLE_SECONDS=120                    before GETs and each visit, wait at most this long for the nodes to go idle
 #   CASSANDRA_NODE_OPTS="-XX:TieredStopAtLevel=4"   extra JVM options of every node (the harness runs C1 only)
 #   CLIENT_JAVA_OPTS                      JVM options of ./sluice feed
 #   SLUICE_PORT=38080 SLUICE2_PORT=38081  cleartext ports of the two servers
@@ -27,7 +29,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
   NODES="${NODES:-1}" DOCUMENTS="${DOCUMENTS:-500}" DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}"
-  VISITS="${VISITS:-1x1 2x2}"
+  VISITS="${VISITS:-1x1 2x2}" SETTLE_SECONDS="${SETTLE_SECONDS:-10}"
 fi
 NODES="${NODES:-1 3}"
 DOCUMENTS="${DOCUMENTS:-20000}"
@@ -37,6 +39,8 @@ H2LOAD_CONNECTIONS="${H2LOAD_CONNECTIONS:-4}"
 H2LOAD_STREAMS="${H2LOAD_STREAMS:-64}"
 GET_IDS="${GET_IDS:-20000}"
 VISITS="${VISITS:-1x1 1x8 2x2 2x8}"
+DISTRIBUTION_BITS="${DISTRIBUTION_BITS:-}"
+SETTLE_SECONDS="${SETTLE_SECONDS:-120}"
 CASSANDRA_NODE_OPTS="${CASSANDRA_NODE_OPTS:--XX:TieredStopAtLevel=4}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}"
 SLUICE_PORT="${SLUICE_PORT:-38080}"
@@ -52,6 +56,7 @@ cluster_main=io.sluice.content.cassandra.harness.ClusterMain
 for size in $NODES; do [[ "$size" =~ ^[1-8]$ ]] || bench_die "NODES must hold sizes 1..8, not '$size'"; done
 for visit in $VISITS; do [[ "$visit" =~ ^[12]x[1-9][0-9]*$ ]] || bench_die "VISITS must hold SERVERSxSLICES with 1 or 2 servers, not '$visit'"; done
 (( DOCUMENTS > 0 && DURATION > 0 && GET_IDS > 0 )) || bench_die "DOCUMENTS, DURATION and GET_IDS must be positive"
+[[ -z "$DISTRIBUTION_BITS" || "$DISTRIBUTION_BITS" =~ ^[1-9][0-9]?$ ]] || bench_die "DISTRIBUTION_BITS must be a number, not '$DISTRIBUTION_BITS'"
 
 bench_require h2load curl
 bench_build "$bench_server_jar" http-server
@@ -127,7 +132,7 @@ write_app() {
       <node hostalias="node1" distribution-key="0"/>
     </nodes>
     <engine>
-      <cassandra contact-points="$contact" local-datacenter="datacenter1"/>
+      <cassandra contact-points="$contact" local-datacenter="datacenter1"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}/>
     </engine>
   </content>
 </services>
@@ -173,6 +178,24 @@ step_end() {
   step_wall="$(awk -v s="$step_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')"
   step_sluice="$(awk -v t="$(( sluice - step_sluice_ticks ))" -v hz="$bench_clk_tck" 'BEGIN { printf "%.1f", t / hz }')"
   step_cassandra="$(awk -v t="$(( cassandra - step_cassandra_ticks ))" -v hz="$bench_clk_tck" 'BEGIN { printf "%.1f", t / hz }')"
+}
+
+# Waits until the nodes use less than a fifth of a core (at most SETTLE_SECONDS), so that the flushes and compactions
+# a feed leaves behind are not counted in the next step.
+settle() {
+  local before after waited
+  for ((waited = 0; waited < SETTLE_SECONDS; waited += 2)); do
+    # shellcheck disable=SC2086 # node_pids is a list
+    before="$(cpu_ticks $node_pids)"
+    sleep 2
+    # shellcheck disable=SC2086
+    after="$(cpu_ticks $node_pids)"
+    if (( (after - before) * 5 < 2 * bench_clk_tck )); then
+      (( waited > 0 )) && bench_log "Cassandra idle after ${waited}s"
+      return 0
+    fi
+  done
+  bench_log "Cassandra still busy after ${SETTLE_SECONDS}s; measuring anyway"
 }
 
 failures=0
@@ -288,9 +311,11 @@ for size in $NODES; do
   start_servers "$size"
   bench_log "$label: feeding $DOCUMENTS documents"
   measure_put "$label"
+  settle
   bench_log "$label: GET for ${WARMUP}s + ${DURATION}s"
   measure_get "$label"
   for visit in $VISITS; do
+    settle
     bench_log "$label: visit $visit"
     measure_visit "$label" "${visit%x*}" "${visit#*x}"
   done
@@ -308,7 +333,8 @@ echo "$(date -u +%Y-%m-%d), $(nproc) cores shared by Cassandra, Sluice and the c
      "$load_before), JDK $java_version, commit $commit, $cassandra_version (nodes in child JVMs, 512 MB heap," \
      "options '$CASSANDRA_NODE_OPTS'), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
      "puts through one server, GETs of random stored ids through one server, streamed visits with one curl per" \
-     "slice. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."
+     "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}; GETs and visits start once the nodes are" \
+     "idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."
 echo
 echo "| cluster | step | throughput | wall s | Sluice CPU s | Cassandra CPU s |"
 echo "|---|---|---:|---:|---:|---:|"
