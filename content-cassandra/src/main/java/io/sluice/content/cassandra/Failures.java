@@ -14,6 +14,7 @@ import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.Outcome;
 
 import java.util.concurrent.CompletionException;
@@ -74,6 +75,20 @@ final class Failures {
                                    + ")");
         }
         return Outcome.error("Cassandra failed on " + what + " (" + detail + ")");
+    }
+
+    /**
+     * What a visit's {@code next} fails with after a failed read about {@code what}: a
+     * {@link ContentUnavailableException} when {@link #outcome} would say UNAVAILABLE (so the client gets a retryable
+     * 503), else the failure itself.
+     */
+    static CompletionException visitFailure(Throwable failure, String what) {
+        Throwable cause = unwrap(failure);
+        Outcome outcome = outcome(cause, what);
+        if (outcome.status() == Outcome.Status.UNAVAILABLE) {
+            return new CompletionException(new ContentUnavailableException(outcome.message(), cause));
+        }
+        return failure instanceof CompletionException ? (CompletionException) failure : new CompletionException(failure);
     }
 
     /**

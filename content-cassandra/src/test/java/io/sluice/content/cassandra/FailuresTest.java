@@ -13,16 +13,20 @@ import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Outcome.Status;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FailuresTest {
@@ -82,6 +86,21 @@ class FailuresTest {
     @Test
     void throttled_isOverload() {
         assertEquals(Status.OVERLOAD, Failures.outcome(new RequestThrottlingException("full"), "put").status());
+    }
+
+    @Test
+    void visitFailure_unavailable_isContentUnavailable() {
+        UnavailableException unavailable = new UnavailableException(null, QUORUM, 2, 1);
+        CompletionException failure = Failures.visitFailure(new CompletionException(unavailable), "a visit");
+        assertInstanceOf(ContentUnavailableException.class, failure.getCause());
+        assertEquals("Cassandra is unavailable for a visit, retry later (UnavailableException: "
+                     + unavailable.getMessage() + ")", failure.getCause().getMessage());
+    }
+
+    @Test
+    void visitFailure_cancellation_isKept() {
+        CancellationException cancelled = new CancellationException("cancelled");
+        assertSame(cancelled, Failures.visitFailure(cancelled, "a visit").getCause());
     }
 
     @Test
