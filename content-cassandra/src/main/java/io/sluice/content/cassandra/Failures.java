@@ -17,8 +17,10 @@ import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.Outcome;
 
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
 
 /**
  * What a driver failure means for the client: the one place that turns Cassandra's exceptions into outcomes.
@@ -88,7 +90,8 @@ final class Failures {
         if (outcome.status() == Outcome.Status.UNAVAILABLE) {
             return new CompletionException(new ContentUnavailableException(outcome.message(), cause));
         }
-        return failure instanceof CompletionException ? (CompletionException) failure : new CompletionException(failure);
+        return failure instanceof CompletionException ? (CompletionException) failure
+                                                      : new CompletionException(failure);
     }
 
     /**
@@ -97,6 +100,13 @@ final class Failures {
      */
     static boolean certainlyNotApplied(Throwable failure) {
         Throwable cause = unwrap(failure);
+        if (cause instanceof AllNodesFailedException && !(cause instanceof NoNodeAvailableException)) {
+            // The driver's retry policy tries the next node after Unavailable, so refusals usually arrive wrapped.
+            List<Throwable> errors = ((AllNodesFailedException) cause).getAllErrors().values().stream()
+                                                                      .flatMap(List::stream)
+                                                                      .collect(Collectors.toList());
+            return !errors.isEmpty() && errors.stream().allMatch(Failures::certainlyNotApplied);
+        }
         return cause instanceof UnavailableException || cause instanceof OverloadedException
                || cause instanceof RequestThrottlingException || cause instanceof NoNodeAvailableException;
     }

@@ -18,6 +18,7 @@ import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Outcome.Status;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -70,6 +71,20 @@ class FailuresTest {
     }
 
     @Test
+    void allNodesFailed_onlyRefusingBeforePaxos_isNotApplied() {
+        AllNodesFailedException failed = new AllNodesFailed(new UnavailableException(null, QUORUM, 2, 1),
+                                                            new OverloadedException(null));
+        assertTrue(Failures.certainlyNotApplied(failed));
+    }
+
+    @Test
+    void allNodesFailed_oneMaybeApplied_isMaybeApplied() {
+        AllNodesFailedException failed = new AllNodesFailed(new UnavailableException(null, QUORUM, 2, 1),
+                                                            new ClosedConnectionException("reset"));
+        assertFalse(Failures.certainlyNotApplied(failed));
+    }
+
+    @Test
     void closedConnection_isUnavailableButMaybeApplied() {
         ClosedConnectionException closed = new ClosedConnectionException("node went away");
         assertEquals(Status.UNAVAILABLE, Failures.outcome(closed, "get").status());
@@ -111,13 +126,27 @@ class FailuresTest {
                      outcome.message());
     }
 
-    /** What the driver throws when every node of the query plan failed (its factory needs real nodes). */
+    /** What the driver throws when every node of the query plan failed, here with {@code errors} on one node. */
     private static final class AllNodesFailed extends AllNodesFailedException {
 
         private static final long serialVersionUID = 1L;
 
-        AllNodesFailed() {
-            super("All 3 nodes tried for the query failed", null, List.<Map.Entry<Node, List<Throwable>>>of());
+        AllNodesFailed(Throwable... errors) {
+            super("All nodes tried for the query failed", null,
+                  errors.length == 0 ? List.of() : List.of(Map.entry(node(), List.of(errors))));
+        }
+
+        /** A stand-in node: the driver's nodes need a running session, and only its identity matters here. */
+        private static Node node() {
+            return (Node) Proxy.newProxyInstance(Node.class.getClassLoader(), new Class<?>[] { Node.class },
+                                                 (proxy, method, args) -> {
+                switch (method.getName()) {
+                    case "hashCode": return System.identityHashCode(proxy);
+                    case "equals": return proxy == args[0];
+                    case "toString": return "node1";
+                    default: throw new UnsupportedOperationException(method.getName());
+                }
+            });
         }
 
     }
