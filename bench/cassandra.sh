@@ -11,7 +11,7 @@
 # no Docker and no other download. The script builds the server, the CLI and the harness (test classes and
 # target/cassandra-lib) with ./mvnw when they are missing or stale.
 #
-# Usage: bench/cassandra.sh                (from anywhere; ~10 min by default on 2 cores)
+# Usage: bench/cassandra.sh                (from anywhere; ~12 min by default on 2 cores, one minute in smoke mode)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_KEEP, BENCH_NO_BUILD):
 #   NODES="1 3"                           cluster sizes, one after the other; replication factor = size
 #   DOCUMENTS=20000                       1 KiB documents fed, then read and visited
