@@ -6,6 +6,7 @@
 # Usage: bench/run-all.sh > results.md
 # Environment: JMH_ARGS (default: every benchmark with its own settings), e.g. JMH_ARGS='-e EmbeddedBackendBenchmark'
 #              SKIP="h2load feed"  parts to leave out (jmh, h2load, feed, visit)
+#              WITH_CASSANDRA=1    also run bench/cassandra.sh (Cassandra nodes in child JVMs, about 10 more minutes)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,7 +35,9 @@ if [[ "$skip" != *" jmh "* ]]; then
   echo '```'
   rm -f "$jmh_out"
 fi
-for part in h2load feed visit; do
+parts=(h2load feed visit)
+[[ "${WITH_CASSANDRA:-0}" == 1 ]] && parts+=(cassandra)
+for part in "${parts[@]}"; do
   [[ "$skip" == *" $part "* ]] && continue
   echo "=== $part" >&2
   bench/"$part".sh || failed+=("$part")

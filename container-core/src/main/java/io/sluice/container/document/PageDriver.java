@@ -1,5 +1,6 @@
 package io.sluice.container.document;
 
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.ProgressToken;
 import io.sluice.document.content.Visit;
 import io.sluice.document.content.VisitBatch;
@@ -53,8 +54,27 @@ final class PageDriver {
      * @param batches      how many batches the sink took
      * @param failure      why the page failed, if it did
      * @param expired      whether the page's time ran out before the visit finished
+     * @param unavailable  whether the failure is the backend's {@link ContentUnavailableException}: nothing was lost,
+     *                     and the page may be asked for again later
      */
-    record End(Optional<ProgressToken> continuation, int batches, Optional<String> failure, boolean expired) { }
+    record End(Optional<ProgressToken> continuation, int batches, Optional<String> failure, boolean expired,
+               boolean unavailable) {
+
+        /** A page that did not end because the content layer was unavailable. */
+        End(Optional<ProgressToken> continuation, int batches, Optional<String> failure, boolean expired) {
+            this(continuation, batches, failure, expired, false);
+        }
+
+        /**
+         * Whether the content layer became unavailable after the sink took a batch: such a page is answered like one
+         * whose time ran out, with the continuation of the last batch taken, so that nothing it did is repeated; the
+         * next page meets the unavailability (a 503), or not.
+         */
+        boolean unavailableAfterProgress() {
+            return unavailable && batches > 0;
+        }
+
+    }
 
     private enum Phase { READY, PULLING, PULLED, ACCEPTING, ACCEPTED, DONE }
 
@@ -148,7 +168,8 @@ final class PageDriver {
                     break;
                 case PULLED:
                     if (pullFailure != null)
-                        end = end(Optional.of(message(pullFailure)), false);
+                        end = end(Optional.of(message(pullFailure)), false,
+                                  unwrap(pullFailure) instanceof ContentUnavailableException);
                     else {
                         phase = Phase.ACCEPTING;
                         accept = batch;
@@ -184,8 +205,12 @@ final class PageDriver {
 
     /** Ends the page; call with the lock held. */
     private End end(Optional<String> failure, boolean expiredNow) {
+        return end(failure, expiredNow, false);
+    }
+
+    private End end(Optional<String> failure, boolean expiredNow, boolean unavailable) {
         phase = Phase.DONE;
-        return new End(continuation, batches, failure, expiredNow);
+        return new End(continuation, batches, failure, expiredNow, unavailable);
     }
 
     private void pull() {
@@ -226,10 +251,14 @@ final class PageDriver {
     }
 
     static String message(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = unwrap(failure);
         if (cause instanceof CancellationException)
             return "Visit was cancelled";
         return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
 }

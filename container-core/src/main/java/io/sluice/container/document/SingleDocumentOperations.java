@@ -263,6 +263,7 @@ final class SingleDocumentOperations {
             case NOT_FOUND: return "not_found";
             case CONDITION_FAILED: return "condition_not_met";
             case OVERLOAD: return "overload";
+            case UNAVAILABLE: return "unavailable";
             case INSUFFICIENT_STORAGE: return "insufficient_storage";
             case TIMEOUT: return "timeout";
             default: return "error";

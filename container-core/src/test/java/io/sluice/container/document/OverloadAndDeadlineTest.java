@@ -95,6 +95,18 @@ class OverloadAndDeadlineTest {
     }
 
     @Test
+    void backendUnavailable_returns503WithIdAndCause() throws Exception {
+        start(256, 10);
+        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
+        backend.next().result().complete(Outcome.unavailable("Cassandra is unavailable: 1 of 2 replicas alive"));
+        HttpTester.Response response = response(request);
+        assertEquals(503, response.getStatus());
+        assertEquals(Map.of("pathId", DOC, "id", "id:ns:music::one", "message", "Cassandra is unavailable: 1 of 2 replicas alive"),
+                     JsonTree.parse(response.getContent()));
+        assertEquals(1, fixture.handler.metrics().operations("remove", "unavailable"));
+    }
+
+    @Test
     void backendInsufficientStorage_returns507() throws Exception {
         start(256, 10);
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);

@@ -6,6 +6,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.Slice;
 import io.sluice.document.content.BucketSpace;
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.DocumentKey;
 import io.sluice.document.content.ProgressToken;
 import io.sluice.document.content.Visit;
@@ -127,6 +128,27 @@ class PageDriverTest {
         });
         PageDriver.End end = run(visit, new CountingSink(100));
         assertEquals(new PageDriver.End(Optional.of(token(1)), 2, Optional.empty(), true), end);
+    }
+
+    @Test
+    void contentUnavailable_endsThePageAsUnavailableAfterTheBatchesTaken() {
+        ScriptedVisit visit = new ScriptedVisit(pull -> {
+            if (pull == 1)
+                throw new ContentUnavailableException("no live replicas", null);
+            return batch(1, pull, true);
+        });
+        PageDriver.End end = run(visit, new CountingSink(100));
+        assertEquals(new PageDriver.End(Optional.of(token(0)), 1, Optional.of("no live replicas"), false, true), end);
+    }
+
+    @Test
+    void otherBackendFailure_isNotUnavailable() {
+        ScriptedVisit visit = new ScriptedVisit(pull -> {
+            throw new IllegalStateException("disk on fire");
+        });
+        PageDriver.End end = run(visit, new CountingSink(100));
+        assertEquals(Optional.of("disk on fire"), end.failure());
+        assertFalse(end.unavailable());
     }
 
     @Test

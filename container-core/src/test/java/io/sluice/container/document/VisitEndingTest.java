@@ -1,5 +1,6 @@
 package io.sluice.container.document;
 
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.Outcome;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.server.LocalConnector;
@@ -90,6 +91,40 @@ class VisitEndingTest {
         assertEquals(3, ((List<?>) page.get("documents")).size());
         assertEquals("disk on fire", page.get("message"));
         assertFalse(page.containsKey("continuation"));
+    }
+
+    @Test
+    void contentUnavailableBeforeAnyBatch_returns503WithMessage() throws Exception {
+        fixture.putMusic(20);
+        backend.hold = true;
+        LocalConnector.LocalEndPoint endPoint = fixture.start("GET", "/document/v1/?cluster=music&wantedDocumentCount=10");
+        backend.fail(new ContentUnavailableException("Cassandra is unavailable for a visit", null));
+        HttpTester.Response response = response(endPoint);
+        assertEquals(503, response.getStatus());
+        assertEquals(Map.of("pathId", "/document/v1/", "documents", List.of(), "documentCount", 0L,
+                            "message", "Cassandra is unavailable for a visit"),
+                     VisitFixture.json(response));
+    }
+
+    @Test
+    void contentUnavailableAfterABatch_returns200WithAContinuationThatResumesExactly() throws Exception {
+        List<String> all = fixture.putMusic(20);
+        backend.hold = true;
+        LocalConnector.LocalEndPoint endPoint = fixture.start("GET", "/document/v1/?cluster=music&wantedDocumentCount=10");
+        backend.release(3);
+        backend.fail(new ContentUnavailableException("Cassandra is unavailable for a visit", null));
+        HttpTester.Response response = response(endPoint);
+        assertEquals(200, response.getStatus());
+        Map<String, Object> first = VisitFixture.json(response);
+        assertEquals(3L, first.get("documentCount"));
+        assertFalse(first.containsKey("message"));
+        backend.hold = false;
+        List<Map<String, Object>> pages = new ArrayList<>(List.of(first));
+        pages.addAll(VisitTest.pages(fixture, "/document/v1/?cluster=music&wantedDocumentCount=100&continuation="
+                                              + encode((String) first.get("continuation"))));
+        List<String> ids = VisitTest.ids(pages);
+        assertEquals(all.size(), ids.size());
+        assertEquals(Set.copyOf(all), Set.copyOf(ids));
     }
 
     @Test

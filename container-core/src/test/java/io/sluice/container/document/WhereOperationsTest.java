@@ -1,7 +1,9 @@
 package io.sluice.container.document;
 
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.Outcome;
 import org.eclipse.jetty.http.HttpTester;
+import org.eclipse.jetty.server.LocalConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static io.sluice.container.document.VisitParametersTest.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -135,6 +138,21 @@ class WhereOperationsTest {
         HttpTester.Response response = fixture.send("DELETE", "/document/v1/?cluster=music&selection=true", null);
         assertEquals(500, response.getStatus());
         assertEquals(Map.of("pathId", "/document/v1/", "documentCount", 10L, "message", "disk full"), VisitFixture.json(response));
+    }
+
+    @Test
+    void contentUnavailableBeforeAnyBatch_returns503AndChangesNothing() throws Exception {
+        useControlledBackend();
+        fixture.putMusic(10);
+        backend.hold = true;
+        LocalConnector.LocalEndPoint endPoint = fixture.start("DELETE", "/document/v1/?cluster=music&selection=true");
+        backend.fail(new ContentUnavailableException("Cassandra is unavailable for a visit", null));
+        HttpTester.Response response = HttpTester.parseResponse(endPoint.getResponse(false, 10, TimeUnit.SECONDS));
+        assertEquals(503, response.getStatus());
+        assertEquals(Map.of("pathId", "/document/v1/", "documentCount", 0L, "message", "Cassandra is unavailable for a visit"),
+                     VisitFixture.json(response));
+        for (int i = 0; i < 10; i++)
+            assertTrue(exists("id:ns:music::" + i), "document " + i);
     }
 
     @Test

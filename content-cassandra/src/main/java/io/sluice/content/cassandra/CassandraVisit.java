@@ -105,7 +105,13 @@ final class CassandraVisit implements Visit {
         if (!busy.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(new IllegalStateException("Another next() of this visit is pending"));
         }
-        return step(new ArrayList<>(), maxEntries, position, 0).whenComplete((batch, failure) -> busy.set(false));
+        return step(new ArrayList<>(), maxEntries, position, 0).handle((batch, failure) -> {
+            busy.set(false);
+            if (failure != null) {
+                throw Failures.visitFailure(failure, "a visit of bucket space '" + spec.bucketSpace().wireName() + "'");
+            }
+            return batch;
+        });
     }
 
     @Override

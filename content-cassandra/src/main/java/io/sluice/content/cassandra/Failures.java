@@ -14,10 +14,13 @@ import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.Outcome;
 
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
 
 /**
  * What a driver failure means for the client: the one place that turns Cassandra's exceptions into outcomes.
@@ -25,11 +28,15 @@ import java.util.concurrent.ExecutionException;
  * <ul>
  *   <li>Timeouts (the driver's or a coordinator's, incl. an unknown CAS result) become TIMEOUT (504).</li>
  *   <li>Too few live replicas, no reachable node, every tried node failing, or a connection lost before an answer
- *       become OVERLOAD (429): the SPI has no "unavailable" status, and 429 is what every client retries. A 503
- *       would be more precise. (A write whose connection is lost is checked first; see the backend.)</li>
- *   <li>An overloaded coordinator or the driver's own request throttle become OVERLOAD (429).</li>
+ *       become UNAVAILABLE (503), which clients retry.</li>
+ *   <li>An overloaded coordinator, the driver's own request throttle or a connection with too many requests in
+ *       flight become OVERLOAD (429).</li>
  *   <li>Anything else is ERROR (500).</li>
  * </ul>
+ *
+ * <p>UNAVAILABLE and OVERLOAD promise the client that nothing was applied. So {@link #outcome} is only for failures
+ * of reads, and of writes that {@linkplain #certainlyNotApplied certainly did not apply}; a write that may have
+ * applied is resolved by reading it back (see {@link ConditionalWriter}), or reported as TIMEOUT.
  */
 final class Failures {
 
@@ -45,7 +52,10 @@ final class Failures {
         return cause;
     }
 
-    /** The outcome for a failed request about {@code what} (e.g. "put of 'id:...'"). */
+    /**
+     * The outcome for a failed read, or a failed write that {@link #certainlyNotApplied} says did not apply, about
+     * {@code what} (e.g. "put of 'id:...'"); its message names the cause.
+     */
     static Outcome outcome(Throwable failure, String what) {
         Throwable cause = unwrap(failure);
         String detail = cause.getClass().getSimpleName() + ": " + cause.getMessage();
@@ -55,10 +65,11 @@ final class Failures {
         }
         if (cause instanceof UnavailableException || cause instanceof AllNodesFailedException
             || cause instanceof ClosedConnectionException || cause instanceof HeartbeatException
-            || cause instanceof ConnectionInitException || cause instanceof BusyConnectionException) {
-            return Outcome.overload("Cassandra is unavailable for " + what + ", retry later (" + detail + ")");
+            || cause instanceof ConnectionInitException) {
+            return Outcome.unavailable("Cassandra is unavailable for " + what + ", retry later (" + detail + ")");
         }
-        if (cause instanceof OverloadedException || cause instanceof RequestThrottlingException) {
+        if (cause instanceof OverloadedException || cause instanceof RequestThrottlingException
+            || cause instanceof BusyConnectionException) {
             return Outcome.overload("Cassandra is overloaded, retry " + what + " later (" + detail + ")");
         }
         if (cause instanceof QueryConsistencyException) {
@@ -69,11 +80,33 @@ final class Failures {
     }
 
     /**
+     * What a visit's {@code next} fails with after a failed read about {@code what}: a
+     * {@link ContentUnavailableException} when {@link #outcome} would say UNAVAILABLE (so the client gets a retryable
+     * 503), else the failure itself.
+     */
+    static CompletionException visitFailure(Throwable failure, String what) {
+        Throwable cause = unwrap(failure);
+        Outcome outcome = outcome(cause, what);
+        if (outcome.status() == Outcome.Status.UNAVAILABLE) {
+            return new CompletionException(new ContentUnavailableException(outcome.message(), cause));
+        }
+        return failure instanceof CompletionException ? (CompletionException) failure
+                                                      : new CompletionException(failure);
+    }
+
+    /**
      * Whether a failed conditional write certainly did not apply: it was refused before Paxos started, so it is safe
      * to report or retry without checking. Otherwise the write may or may not have applied.
      */
     static boolean certainlyNotApplied(Throwable failure) {
         Throwable cause = unwrap(failure);
+        if (cause instanceof AllNodesFailedException && !(cause instanceof NoNodeAvailableException)) {
+            // The driver's retry policy tries the next node after Unavailable, so refusals usually arrive wrapped.
+            List<Throwable> errors = ((AllNodesFailedException) cause).getAllErrors().values().stream()
+                                                                      .flatMap(List::stream)
+                                                                      .collect(Collectors.toList());
+            return !errors.isEmpty() && errors.stream().allMatch(Failures::certainlyNotApplied);
+        }
         return cause instanceof UnavailableException || cause instanceof OverloadedException
                || cause instanceof RequestThrottlingException || cause instanceof NoNodeAvailableException;
     }

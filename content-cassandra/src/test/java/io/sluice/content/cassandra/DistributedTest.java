@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A three-node cluster on 127.0.0.1-3 with replication factor 3, fed through the backend while nodes crash, join and
- * leave. The client side retries what a feed client retries (429, 504); the tests require zero failed operations
+ * leave. The client side retries what a feed client retries (429, 503, 504); the tests require zero failed operations
  * and every acknowledged document readable afterwards. The two tests share the cluster, in order.
  */
 @Tag("cassandra-distributed")

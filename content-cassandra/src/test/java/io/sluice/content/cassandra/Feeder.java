@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Feeds numbered documents through a backend like a feed client would: a bounded number in flight, and retries of
- * the outcomes a client retries (429 OVERLOAD and 504 TIMEOUT) with a short back-off, up to a limit. Everything else,
- * or running out of retries, is a failed operation. Remembers every acknowledged document.
+ * the outcomes a client retries (429 OVERLOAD, 503 UNAVAILABLE and 504 TIMEOUT) with a short back-off, up to a limit.
+ * Everything else, or running out of retries, is a failed operation. Remembers every acknowledged document.
  */
 final class Feeder {
 
@@ -108,14 +108,15 @@ final class Feeder {
         return List.copyOf(failures);
     }
 
-    /** Operations that were retried after a 429 or 504 outcome. */
+    /** Operations that were retried after a 429, 503 or 504 outcome. */
     int retries() {
         return retries.get();
     }
 
     private CompletableFuture<Outcome> put(Document document, int attempt) {
         return backend.put(document, OperationOptions.until(Instant.now().plusSeconds(30))).thenCompose(outcome -> {
-            boolean retryable = outcome.status() == Status.OVERLOAD || outcome.status() == Status.TIMEOUT;
+            boolean retryable = outcome.status() == Status.OVERLOAD || outcome.status() == Status.UNAVAILABLE
+                                || outcome.status() == Status.TIMEOUT;
             if (!retryable || attempt >= MAX_ATTEMPTS) {
                 return CompletableFuture.completedFuture(outcome);
             }

@@ -7,9 +7,12 @@ import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.FieldSet;
 import io.sluice.document.PrimitiveType;
+import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.OperationOptions;
 import io.sluice.document.content.Outcome;
 import io.sluice.document.content.Outcome.Status;
+import io.sluice.document.content.Visit;
+import io.sluice.document.content.VisitSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -17,14 +20,18 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A keyspace replicated twice on a one-node cluster: LOCAL_QUORUM needs two live replicas and has one, so Cassandra
- * answers Unavailable, which clients must see as a retryable 429 (not a 500).
+ * answers Unavailable, which clients must see as a retryable 503 (not a 500): an UNAVAILABLE outcome, or for a visit a
+ * ContentUnavailableException.
  */
 @Tag("cassandra")
 class UnavailableTest {
@@ -51,17 +58,28 @@ class UnavailableTest {
     }
 
     @Test
-    void put_withTooFewReplicas_isRetryableOverload() throws Exception {
+    void put_withTooFewReplicas_isUnavailable() throws Exception {
         Outcome outcome = backend.put(Document.of(MUSIC, ID), options()).get(1, TimeUnit.MINUTES);
-        assertEquals(Status.OVERLOAD, outcome.status(), outcome.toString());
+        assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
         assertTrue(outcome.message().startsWith("Cassandra is unavailable for put of 'id:ns:music::a'"),
                    outcome.message());
     }
 
     @Test
-    void get_withTooFewReplicas_isRetryableOverload() throws Exception {
+    void get_withTooFewReplicas_isUnavailable() throws Exception {
         Outcome outcome = backend.get(ID, FieldSet.all(), options()).get(1, TimeUnit.MINUTES);
-        assertEquals(Status.OVERLOAD, outcome.status(), outcome.toString());
+        assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
+    }
+
+    @Test
+    void visit_withTooFewReplicas_failsAsContentUnavailable() {
+        try (Visit visit = backend.visit(VisitSpec.builder().build())) {
+            ExecutionException failure = assertThrows(ExecutionException.class,
+                                                       () -> visit.next(100).get(1, TimeUnit.MINUTES));
+            assertInstanceOf(ContentUnavailableException.class, failure.getCause(), failure.toString());
+            assertTrue(failure.getCause().getMessage().startsWith(
+                    "Cassandra is unavailable for a visit of bucket space 'default'"), failure.getCause().getMessage());
+        }
     }
 
 }

@@ -38,7 +38,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Deadlines and limits</h2>
  * An operation not started by {@link OperationOptions#deadline()} completes with TIMEOUT and is not applied. A backend
- * with too many operations pending answers OVERLOAD, and one that is full INSUFFICIENT_STORAGE; neither applies the
+ * with too many operations pending answers OVERLOAD, one that is full INSUFFICIENT_STORAGE, and one whose storage cannot
+ * serve the operation now (a distributed store with too few live nodes) UNAVAILABLE; none of them applies the
  * operation. After {@link #close()}, operations complete with ERROR.
  *
  * <h2>Threads</h2>

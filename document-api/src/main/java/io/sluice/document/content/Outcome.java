@@ -25,9 +25,18 @@ public final class Outcome {
         CONDITION_FAILED,
         /** Too many operations pending; retry later (429). */
         OVERLOAD,
+        /**
+         * The content layer cannot serve the operation now (e.g. too few live replicas, no reachable storage node);
+         * it was not applied; retry later (503). Only for operations known not to have been applied: a write whose
+         * outcome is unknown is a {@link #TIMEOUT}, never this.
+         */
+        UNAVAILABLE,
         /** The store is full (507). */
         INSUFFICIENT_STORAGE,
-        /** The deadline passed before the operation was applied; it was not applied (504). */
+        /**
+         * The deadline passed before the operation was applied, so it was not applied (504); or a distributed store
+         * could not tell in time whether a write it had started was applied, so it may have been.
+         */
         TIMEOUT,
         /** Anything else went wrong (500). */
         ERROR
@@ -80,6 +89,10 @@ public final class Outcome {
 
     public static Outcome overload(String message) {
         return of(Status.OVERLOAD, message);
+    }
+
+    public static Outcome unavailable(String message) {
+        return of(Status.UNAVAILABLE, message);
     }
 
     public static Outcome insufficientStorage(String message) {

@@ -17,8 +17,9 @@ public interface Visit extends AutoCloseable {
      * further calls complete with an empty finished batch.
      *
      * <p>The future fails with {@link java.util.concurrent.CancellationException} once the visit is cancelled, with
-     * {@link IllegalStateException} if another {@code next} is outstanding, and with another exception if the
-     * backend fails (the visit is then over; resume from the last batch's continuation).
+     * {@link IllegalStateException} if another {@code next} is outstanding, with {@link ContentUnavailableException}
+     * if the content layer cannot serve the visit now, and with another exception if the backend fails otherwise
+     * (after any failure the visit is over; resume from the last batch's continuation).
      *
      * @throws IllegalArgumentException if {@code maxEntries} is not positive
      */

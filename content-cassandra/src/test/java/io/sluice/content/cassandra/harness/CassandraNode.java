@@ -130,6 +130,7 @@ public final class CassandraNode {
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(JVM17_OPTIONS);
             command.addAll(TEST_OPTIONS);
+            command.addAll(extraOptions());
             command.add("-Dcassandra.config=" + yaml.toUri());
             command.add("-Dcassandra.storagedir=" + directory);
             command.add("-Dcassandra.logdir=" + directory);
@@ -148,6 +149,15 @@ public final class CassandraNode {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start Cassandra node " + address, e);
         }
+    }
+
+    /**
+     * JVM options added after the test options, so they override them: {@code sluice.cassandra.node-options},
+     * separated by spaces (benchmarks use it for a full JIT and a bigger heap).
+     */
+    private static List<String> extraOptions() {
+        String options = System.getProperty("sluice.cassandra.node-options", "").trim();
+        return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
     }
 
     /** Waits until the node accepts CQL connections. */
