@@ -2,33 +2,37 @@
 # Feeds N generated 1 KiB documents to Sluice (embedded store) with `./sluice feed` and with a driver on the official
 # com.yahoo.vespa:vespa-feed-client library (bench/official-feeder: JsonFeeder over FeedClientBuilder, every default),
 # over h2c and TLS, alternating the feeders (and which goes first by round). Every feed gets a fresh server with a
-# fresh data directory, so each one inserts new documents. Prints a markdown table: ops/s median (min-max), client
-# CPU seconds and peak RSS (medians), server CPU seconds (median), peak ops/s (the best 2-second window of the
-# server's succeeded-put count, sampled every 0.5 s) and the seconds from starting the feeder (JVM start included)
-# until a 2-second window first reached 90% of that peak (medians), and Sluice/official ratios.
+# fresh data directory, so each one inserts new documents; before each feed, h2load warms the server up with untimed
+# puts of other ids over the same transport (the JIT of a cold server otherwise sets both feeders' ramp-up). Prints a
+# markdown table: ops/s median (min-max), client CPU seconds and peak RSS (medians), server CPU seconds during the
+# feed (median), peak ops/s (the best 5-second window of the server's succeeded-put count, sampled every 0.5 s) and
+# the seconds from starting the feeder (JVM start included) until a 2-second window first reached 90% of that peak
+# (medians), and Sluice/official ratios.
 #
 # Usage: bench/feed.sh                     (from anywhere; builds the jars if needed; ~5 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
 #   DOCUMENTS=100000 ROUNDS=3              documents per feed, feeds per feeder and transport
 #   TRANSPORTS="h2c tls"                   which transports to run
 #   CLIENT_JAVA_OPTS=""                    JVM options for both feeders (default: none, as each ships)
+#   WARM_UP_PUTS=50000                     untimed h2load puts before each feed
 #   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
-  DOCUMENTS="${DOCUMENTS:-2000}" ROUNDS="${ROUNDS:-1}"
+  DOCUMENTS="${DOCUMENTS:-2000}" ROUNDS="${ROUNDS:-1}" WARM_UP_PUTS="${WARM_UP_PUTS:-1000}"
 fi
 DOCUMENTS="${DOCUMENTS:-100000}"
 ROUNDS="${ROUNDS:-3}"
 TRANSPORTS="${TRANSPORTS:-h2c tls}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}"
+WARM_UP_PUTS="${WARM_UP_PUTS:-50000}"
 SLUICE_PORT="${SLUICE_PORT:-28080}"
 SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
 DOCUMENT_BYTES=1024
 official_jar="$bench_root/bench/official-feeder/target/official-feeder.jar"
 
-bench_require openssl curl
+bench_require openssl curl h2load
 bench_build "$bench_server_jar" http-server
 bench_build "$bench_cli_jar" feed-cli
 if [[ "${BENCH_NO_BUILD:-0}" != 1 && ( ! -f "$official_jar" || -n "$(find "$bench_root/bench/official-feeder/pom.xml" \
@@ -43,6 +47,13 @@ bench_make_certificate
 bench_write_app "$bench_work/app" "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$bench_work/data"
 bench_log "Generating $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
 bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
+bench_generate_body "$DOCUMENT_BYTES" > "$bench_work/body.json"
+for transport in $TRANSPORTS; do  # h2load -i: the first line carries scheme, host and port
+  if [[ "$transport" == tls ]]; then base="https://127.0.0.1:$SLUICE_TLS_PORT"; else base="http://127.0.0.1:$SLUICE_PORT"; fi
+  awk -v base="$base" -v count="$WARM_UP_PUTS" \
+      'BEGIN { for (i = 0; i < count; i++) printf "%s/document/v1/bench/article/docid/warm-up-%d\n", (i ? "" : base), i }' \
+      > "$bench_work/warm-up-$transport"
+done
 
 # Runs a command; sets wall_seconds, cpu_seconds (user + system) and rss_kib (peak), with its stdout in $1.
 measure() {
@@ -90,6 +101,11 @@ feed() {  # feeder transport
   fi
   rm -rf "$bench_work/data"
   bench_start_sluice "$bench_work/app" "$SLUICE_PORT"
+  local warm_up
+  warm_up="$(h2load -n "$WARM_UP_PUTS" -c 4 -m 64 -i "$bench_work/warm-up-$transport" -d "$bench_work/body.json" \
+                    -H 'Content-Type: application/json' 2>&1)"
+  grep -q "status codes: $WARM_UP_PUTS 2xx" <<<"$warm_up" ||
+    { grep -E 'requests:|status codes:' <<<"$warm_up" >&2; bench_die "warm-up puts over $transport failed"; }
   before="$(bench_cpu_ticks "$sluice_pid")"
   local command=()
   if [[ "$feeder" == sluice ]]; then
@@ -100,8 +116,8 @@ feed() {  # feeder transport
     command=(java $CLIENT_JAVA_OPTS -jar "$official_jar" --endpoint "$endpoint" --file "$bench_work/feed.jsonl"
              "${tls[@]+"${tls[@]}"}")
   fi
-  rm -f "$bench_work/samples"
-  bench_sample_puts "$SLUICE_PORT" "$bench_work/samples"
+  local samples="$bench_work/samples-$feeder-$transport-$round"
+  bench_sample_puts "$SLUICE_PORT" "$samples"
   if ! measure "$bench_work/stats.json" "${command[@]}"; then
     echo "$feeder feed over $transport failed:" >&2
     tail -n 20 "$bench_work/feeder.err" >&2
@@ -111,7 +127,7 @@ feed() {  # feeder transport
   after="$(bench_cpu_ticks "$sluice_pid")"
   bench_stop "$bench_sampler_pid"
   local peak ramp
-  read -r peak ramp <<<"$(bench_ramp "$bench_work/samples")"
+  read -r peak ramp <<<"$(bench_ramp "$samples")"
   bench_stop "$sluice_pid"
   ok="$(stat_value feeder.ok.count "$bench_work/stats.json")"
   errors="$(stat_value feeder.error.count "$bench_work/stats.json")"

@@ -266,15 +266,16 @@ bench_sample_puts() {
   bench_pids+=("$bench_sampler_pid")
 }
 
-# "peak seconds_to_90%" from a bench_sample_puts file $1: the peak is the highest rate over any 2-second window;
-# the time is when the first window reaching 90% of that peak ended (from the start of sampling).
+# "peak seconds_to_90%" from a bench_sample_puts file $1: the peak is the highest rate over any 5-second window (short
+# spikes do not count); the time is when the first 2-second window reaching 90% of that peak ended (from the start of
+# sampling).
 bench_ramp() {
-  awk '{ t[NR] = $1; c[NR] = $2 }
+  awk 'function rate(i, span,   j) { for (j = i - 1; j >= 1; j--) if (t[i] - t[j] >= span) return (c[i] - c[j]) / (t[i] - t[j]); return -1 }
+    { t[NR] = $1; c[NR] = $2 }
     END {
       peak = 0
-      for (i = 1; i <= NR; i++) for (j = i - 1; j >= 1; j--) if (t[i] - t[j] >= 2) {
-        r[i] = (c[i] - c[j]) / (t[i] - t[j]); if (r[i] > peak) peak = r[i]; break }
+      for (i = 1; i <= NR; i++) { r = rate(i, 5); if (r > peak) peak = r }
       at = -1
-      for (i = 1; i <= NR && at < 0; i++) if ((i in r) && r[i] >= 0.9 * peak && peak > 0) at = t[i]
+      for (i = 1; i <= NR && at < 0 && peak > 0; i++) if (rate(i, 2) >= 0.9 * peak) at = t[i]
       printf "%.0f %.1f\n", peak, at }' "$1"
 }
