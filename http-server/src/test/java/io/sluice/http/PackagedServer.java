@@ -31,11 +31,16 @@ final class PackagedServer implements AutoCloseable {
 
     /** Writes the package to {@code directory}/app, keeps embedded data in {@code directory}/data, and starts. */
     static PackagedServer start(Path directory, TestPki pki, Engine engine) {
+        return start(directory, pki, "<" + engine.name().toLowerCase(java.util.Locale.ROOT) + "/>", 1);
+    }
+
+    /** As {@link #start(Path, TestPki, Engine)}, with {@code engine} inside {@code <engine>} and that redundancy. */
+    static PackagedServer start(Path directory, TestPki pki, String engine, int redundancy) {
         Path application = directory.resolve("app");
         try {
             Files.createDirectories(application.resolve("schemas"));
             Files.writeString(application.resolve("schemas").resolve("music.sd"), Corpus.SCHEMA);
-            Files.writeString(application.resolve("services.xml"), services(pki, engine));
+            Files.writeString(application.resolve("services.xml"), services(pki, engine, redundancy));
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -50,7 +55,7 @@ final class PackagedServer implements AutoCloseable {
         return new PackagedServer(server);
     }
 
-    private static String services(TestPki pki, Engine engine) {
+    private static String services(TestPki pki, String engine, int redundancy) {
         return "<services version=\"1.0\">\n"
                + "  <container id=\"default\" version=\"1.0\">\n"
                + "    <http>\n"
@@ -67,10 +72,10 @@ final class PackagedServer implements AutoCloseable {
                + "    <document-api/>\n"
                + "  </container>\n"
                + "  <content id=\"" + Corpus.CLUSTER + "\" version=\"1.0\">\n"
-               + "    <min-redundancy>1</min-redundancy>\n"
+               + "    <min-redundancy>" + redundancy + "</min-redundancy>\n"
                + "    <documents><document type=\"music\" mode=\"index\"/></documents>\n"
                + "    <nodes><node hostalias=\"node1\" distribution-key=\"0\"/></nodes>\n"
-               + "    <engine><" + engine.name().toLowerCase(java.util.Locale.ROOT) + "/></engine>\n"
+               + "    <engine>" + engine + "</engine>\n"
                + "  </content>\n"
                + "</services>\n";
     }
