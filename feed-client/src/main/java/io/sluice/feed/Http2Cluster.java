@@ -233,7 +233,6 @@ final class Http2Cluster implements Cluster {
         Connection connection;
         int status = -1;
         long millisLeft;
-        boolean bodyQueued;
         byte[] body = NO_CONTENT;
         int length = 0;
 
@@ -256,15 +255,11 @@ final class Http2Cluster implements Cluster {
             MetaData.Request metaData = new MetaData.Request(request.method(), connection.tls ? "https" : "http", connection.authority,
                                                              pathQuery, HttpVersion.HTTP_2, fields, hasBody ? request.body().length : -1);
             HeadersFrame headers = new HeadersFrame(metaData, null, ! hasBody);
+            HTTP2Stream.FrameList frames = hasBody // headers and body queued together: one write
+                                           ? new HTTP2Stream.FrameList(headers, new DataFrame(0, ByteBuffer.wrap(request.body()), true), null)
+                                           : new HTTP2Stream.FrameList(headers);
             try {
-                if (hasBody && session instanceof HTTP2Session) { // headers and body in one write
-                    bodyQueued = true;
-                    DataFrame data = new DataFrame(0, ByteBuffer.wrap(request.body()), true);
-                    ((HTTP2Session) session).newStream(new HTTP2Stream.FrameList(headers, data, null), this, this);
-                }
-                else {
-                    session.newStream(headers, this, this);
-                }
+                ((HTTP2Session) session).newStream(frames, this, this);
             }
             catch (RuntimeException e) {
                 fail(e);
@@ -273,8 +268,6 @@ final class Http2Cluster implements Cluster {
 
         @Override public void succeeded(Stream stream) {
             stream.setIdleTimeout(millisLeft + DEADLINE_GRACE_MILLIS);
-            if (request.body().length > 0 && ! bodyQueued)
-                stream.data(new DataFrame(stream.getId(), ByteBuffer.wrap(request.body()), true), org.eclipse.jetty.util.Callback.from(() -> { }, this::fail));
         }
 
         @Override public void failed(Throwable failure) { fail(failure); }

@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -43,8 +44,7 @@ final class RequestStrategy implements AutoCloseable {
     private final AtomicInteger drainers = new AtomicInteger();
     private final Semaphore pending;
     private final Object idle = new Object();
-    private final java.util.concurrent.atomic.AtomicReference<CircuitBreaker.State> seenState =
-            new java.util.concurrent.atomic.AtomicReference<>(CircuitBreaker.State.CLOSED);
+    private final AtomicReference<CircuitBreaker.State> seenState = new AtomicReference<>(CircuitBreaker.State.CLOSED);
     private volatile boolean closed = false;
 
     RequestStrategy(Cluster cluster, Throttler throttler, CircuitBreaker breaker, RetryStrategy retry,
@@ -139,6 +139,7 @@ final class RequestStrategy implements AutoCloseable {
      */
     private CircuitBreaker.State breakerState() {
         CircuitBreaker.State state = breaker.state();
+        if (seenState.get() == state) return state; // the usual case: a read, no write, per send
         CircuitBreaker.State seen = seenState.getAndSet(state);
         if (state == CircuitBreaker.State.HALF_OPEN && seen == CircuitBreaker.State.CLOSED) cluster.reconnect();
         return state;
