@@ -230,9 +230,9 @@ bench_fmt() {
     print sign whole out frac }'
 }
 
-# $1 / $2 with two decimals, or n/a.
+# $1 / $2 with two decimals, or n/a (when $2 is not positive or $1 is negative, e.g. a ramp that never ended).
 bench_ratio() {
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a >= 0) printf "%.2f", a / b; else printf "n/a" }'
 }
 
 # Writes $1 generated article documents as JSONL feed operations ({"put":"id:bench:article::<prefix><n>","fields":…}),
@@ -268,14 +268,17 @@ bench_sample_puts() {
 
 # "peak seconds_to_90%" from a bench_sample_puts file $1: the peak is the highest rate over any 5-second window (short
 # spikes do not count); the time is when the first 2-second window reaching 90% of that peak ended (from the start of
-# sampling).
+# sampling). Feeds shorter than that use their whole span as the window. "0 -1" when there is nothing to measure.
 bench_ramp() {
   awk 'function rate(i, span,   j) { for (j = i - 1; j >= 1; j--) if (t[i] - t[j] >= span) return (c[i] - c[j]) / (t[i] - t[j]); return -1 }
     { t[NR] = $1; c[NR] = $2 }
     END {
+      if (NR < 2 || t[NR] <= t[1]) { print "0 -1"; exit }
+      long = t[NR] - t[1] < 5 ? t[NR] - t[1] : 5
+      short = long < 2 ? long : 2
       peak = 0
-      for (i = 1; i <= NR; i++) { r = rate(i, 5); if (r > peak) peak = r }
+      for (i = 1; i <= NR; i++) { r = rate(i, long); if (r > peak) peak = r }
       at = -1
-      for (i = 1; i <= NR && at < 0 && peak > 0; i++) if (rate(i, 2) >= 0.9 * peak) at = t[i]
+      for (i = 1; i <= NR && at < 0 && peak > 0; i++) if (rate(i, short) >= 0.9 * peak) at = t[i]
       printf "%.0f %.1f\n", peak, at }' "$1"
 }
