@@ -29,7 +29,7 @@ final class ConditionalWriter {
 
     private static final int MAX_ATTEMPTS = 64;
     private static final int MAX_CHECKS = 4;
-    private static final Executor RECHECK_DELAY = CompletableFuture.delayedExecutor(250, TimeUnit.MILLISECONDS);
+    private static final long RECHECK_PAUSE_MILLIS = 250;
 
     private final CqlSession session;
     private final Schema schema;
@@ -86,7 +86,10 @@ final class ConditionalWriter {
     private CompletableFuture<Outcome> attempt(DocumentId id, OperationOptions op, String what,
                                                Function<StoredVersion, Decision> decide, int attempt,
                                                ConsistencyLevel readLevel) {
-        return read(id, op, readLevel).thenComposeAsync(current -> {
+        return read(id, op, readLevel).handleAsync((current, readFailure) -> {
+            if (readFailure != null) {
+                return CompletableFuture.completedFuture(Failures.beforeWrite(readFailure, what));
+            }
             Decision decision = decide.apply(current);
             if (decision.outcome() != null) {
                 return CompletableFuture.completedFuture(decision.outcome());
@@ -115,7 +118,7 @@ final class ConditionalWriter {
                 }
                 return resolveUnknown(id, op, what, decide, attempt, attemptId, written, failure);
             }).thenCompose(Function.identity());
-        }, executor);
+        }, executor).thenCompose(Function.identity());
     }
 
     /** After losing a race: decide again on the version a serial read sees, unless out of attempts. */
@@ -131,7 +134,8 @@ final class ConditionalWriter {
     /**
      * A write whose result is unknown: a serial read completes or discards any in-flight Paxos round, so afterwards
      * the row carries {@code attemptId} exactly if the write applied. If it did not, the operation is tried again. If
-     * the check itself keeps failing (say, while the coordinator restarts), the outcome is a retryable TIMEOUT.
+     * the check itself keeps failing until the deadline, the outcome is a TIMEOUT (a 504, which clients take as
+     * "effect unknown" and do not retry).
      */
     private CompletableFuture<Outcome> resolveUnknown(DocumentId id, OperationOptions op, String what,
                                                       Function<StoredVersion, Decision> decide, int attempt,
@@ -153,7 +157,12 @@ final class ConditionalWriter {
         }).thenCompose(Function.identity());
     }
 
-    /** Whether the row of {@code id} was written by {@code attemptId}, by a serial read; up to MAX_CHECKS tries. */
+    /**
+     * Whether the row of {@code id} was written by {@code attemptId}, by a serial read. A failed check is repeated
+     * after a growing pause (250 ms doubling to 4 s), at least MAX_CHECKS times in all; beyond that, while the
+     * failure is one that passes (a timeout, too few replicas, overload) and the operation's deadline has not passed.
+     * An unknown result costs the client a final 504, so it is worth waiting out a node's failure detection or restart.
+     */
     private CompletableFuture<Boolean> checkApplied(DocumentId id, OperationOptions op, UUID attemptId, int check) {
         OperationOptions generous = op.withDeadline(clock.instant().plus(options.requestTimeout()));
         return read(id, generous, options.serialConsistency())
@@ -162,12 +171,21 @@ final class ConditionalWriter {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(applied);
                     }
-                    if (check >= MAX_CHECKS) {
+                    if (check >= MAX_CHECKS && (missed(op.deadline()) || !passes(failure))) {
                         return CompletableFuture.<Boolean>failedFuture(failure);
                     }
-                    return CompletableFuture.supplyAsync(() -> null, RECHECK_DELAY)
+                    long pauseMillis = RECHECK_PAUSE_MILLIS << Math.min(check - 1, 4);
+                    Executor later = CompletableFuture.delayedExecutor(pauseMillis, TimeUnit.MILLISECONDS);
+                    return CompletableFuture.supplyAsync(() -> null, later)
                                             .thenCompose(ignored -> checkApplied(id, op, attemptId, check + 1));
                 }).thenCompose(Function.identity());
+    }
+
+    /** Whether {@code failure} may pass by itself: a timeout, too few replicas or an overloaded node. */
+    private static boolean passes(Throwable failure) {
+        Outcome.Status status = Failures.outcome(failure, "a check").status();
+        return status == Outcome.Status.TIMEOUT || status == Outcome.Status.UNAVAILABLE
+               || status == Outcome.Status.OVERLOAD;
     }
 
     private static String describe(Throwable failure) {

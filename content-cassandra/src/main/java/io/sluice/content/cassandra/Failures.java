@@ -80,6 +80,23 @@ final class Failures {
     }
 
     /**
+     * The outcome when the read that starts a write about {@code what} failed. Nothing of the write is applied at that
+     * point (an earlier attempt either lost its race or was checked and found not applied), so a timeout is a
+     * retryable UNAVAILABLE rather than the TIMEOUT a client must take as "maybe applied"; otherwise as
+     * {@link #outcome}.
+     */
+    static Outcome beforeWrite(Throwable failure, String what) {
+        Outcome outcome = outcome(failure, what);
+        if (outcome.status() != Outcome.Status.TIMEOUT) {
+            return outcome;
+        }
+        Throwable cause = unwrap(failure);
+        return Outcome.unavailable("Cassandra did not answer the read that starts " + what + ", so it was not applied;"
+                                   + " retry later (" + cause.getClass().getSimpleName() + ": " + cause.getMessage()
+                                   + ")");
+    }
+
+    /**
      * What a visit's {@code next} fails with after a failed read about {@code what}: a
      * {@link ContentUnavailableException} when {@link #outcome} would say UNAVAILABLE (so the client gets a retryable
      * 503), else the failure itself.

@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
@@ -39,6 +40,18 @@ class FailuresTest {
         WriteTimeoutException timeout = new WriteTimeoutException(null, QUORUM, 1, 2, WriteType.CAS);
         assertEquals(Status.TIMEOUT, Failures.outcome(new CompletionException(timeout), "put").status());
         assertFalse(Failures.certainlyNotApplied(timeout));
+    }
+
+    @Test
+    void timeoutOfTheReadBeforeAWrite_isUnavailable_becauseNothingWasApplied() {
+        ReadTimeoutException timeout = new ReadTimeoutException(null, QUORUM, 1, 2, false);
+        Outcome outcome = Failures.beforeWrite(new CompletionException(timeout), "put of 'id:ns:t::1'");
+        assertEquals(Status.UNAVAILABLE, outcome.status());
+        assertEquals("Cassandra did not answer the read that starts put of 'id:ns:t::1', so it was not applied; retry "
+                     + "later (ReadTimeoutException: " + timeout.getMessage() + ")", outcome.message());
+        assertEquals(Status.UNAVAILABLE, Failures.beforeWrite(new DriverTimeoutException("slow"), "put").status());
+        assertEquals(Status.OVERLOAD, Failures.beforeWrite(new OverloadedException(null), "put").status());
+        assertEquals(Status.ERROR, Failures.beforeWrite(new IllegalStateException("bug"), "put").status());
     }
 
     @Test

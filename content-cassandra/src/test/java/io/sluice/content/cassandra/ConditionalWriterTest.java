@@ -1,0 +1,221 @@
+package io.sluice.content.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.WriteType;
+import io.sluice.document.DocumentId;
+import io.sluice.document.content.OperationOptions;
+import io.sluice.document.content.Outcome;
+import io.sluice.document.content.Outcome.Status;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The read-decide-write loop against a scripted session, for the failures a real cluster produces only by bad luck:
+ * a timed-out first read, and checks of an unknown write that keep failing while a node is being detected as dead.
+ */
+class ConditionalWriterTest {
+
+    private static final DocumentId ID = DocumentId.of("id:ns:music::a");
+    private static final byte[] BODY = "{\"title\":\"a\"}".getBytes(StandardCharsets.UTF_8);
+
+    private final ScriptedSession cassandra = new ScriptedSession();
+    private final ConditionalWriter writer = new ConditionalWriter(
+            cassandra.session(), Schema.prepare(cassandra.session(), CassandraOptions.defaults("scripted", 3)),
+            CassandraOptions.defaults("scripted", 3), Clock.systemUTC(), Runnable::run);
+
+    private Outcome put(Instant deadline) throws Exception {
+        return writer.write(ID, OperationOptions.until(deadline), "put of '" + ID + "'",
+                            current -> ConditionalWriter.Decision.put(BODY, current != null))
+                     .get(1, TimeUnit.MINUTES);
+    }
+
+    @Test
+    void timedOutFirstRead_isUnavailable_andWritesNothing() throws Exception {
+        cassandra.then(call -> failed(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 1, 2,
+                                                                 false)));
+        Outcome outcome = put(Instant.now().plusSeconds(30));
+        assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
+        assertTrue(outcome.message().startsWith("Cassandra did not answer the read that starts put of "
+                                                + "'id:ns:music::a', so it was not applied; retry later"),
+                   outcome.message());
+        assertEquals(List.of("SELECT"), cassandra.verbs());
+    }
+
+    @Test
+    void unknownWrite_isCheckedAgainAfterMoreThanFourFailedChecks_andThenKnownToBeApplied() throws Exception {
+        cassandra.then(call -> rows(null))
+                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                WriteType.CAS)));
+        for (int check = 0; check < 4; check++) {
+            cassandra.then(call -> failed(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                   false)));
+        }
+        cassandra.then(call -> rows(cassandra.attemptOfLastWrite()));
+        Outcome outcome = put(Instant.now().plusSeconds(30));
+        assertEquals(Status.SUCCESS, outcome.status(), outcome.toString());
+        assertEquals(List.of("SELECT", "UPDATE", "SELECT", "SELECT", "SELECT", "SELECT", "SELECT"), cassandra.verbs());
+    }
+
+    @Test
+    void unknownWrite_whoseChecksFailPastTheDeadline_isTimeout() throws Exception {
+        cassandra.then(call -> rows(null))
+                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                WriteType.CAS)));
+        for (int check = 0; check < 10; check++) {
+            cassandra.then(call -> failed(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                   false)));
+        }
+        Outcome outcome = put(Instant.now().plusMillis(500));
+        assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
+        assertTrue(outcome.message().startsWith("put of 'id:ns:music::a' may or may not have been applied"),
+                   outcome.message());
+        assertEquals(6, cassandra.verbs().size(), cassandra.verbs().toString()); // read, write, the 4 checks
+    }
+
+    @Test
+    void unknownWrite_whoseCheckFailsForGood_stopsCheckingAfterFourTries() throws Exception {
+        cassandra.then(call -> rows(null))
+                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                WriteType.CAS)));
+        for (int check = 0; check < 10; check++) {
+            cassandra.then(call -> failed(new IllegalStateException("Session is closed")));
+        }
+        Outcome outcome = put(Instant.now().plusSeconds(30));
+        assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
+        assertEquals(6, cassandra.verbs().size(), cassandra.verbs().toString());
+    }
+
+    private static CompletionStage<AsyncResultSet> failed(Throwable failure) {
+        return CompletableFuture.failedFuture(failure);
+    }
+
+    /** A result of one row written by {@code attempt}, or of no row if it is null. */
+    private static CompletionStage<AsyncResultSet> rows(UUID attempt) {
+        Row row = attempt == null ? null : proxy(Row.class, (method, args) -> switch (method) {
+            case "getLong" -> 1L;
+            case "getBoolean" -> false;
+            case "getByteBuffer" -> ByteBuffer.wrap(BODY);
+            case "getUuid" -> attempt;
+            default -> throw new UnsupportedOperationException(method);
+        });
+        return CompletableFuture.completedFuture(proxy(AsyncResultSet.class, (method, args) -> switch (method) {
+            case "one" -> row;
+            case "wasApplied" -> true;
+            default -> throw new UnsupportedOperationException(method);
+        }));
+    }
+
+    private interface Handler {
+        Object invoke(String method, Object[] args);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T proxy(Class<T> type, Handler handler) {
+        return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
+            switch (method.getName()) {
+                case "hashCode": return System.identityHashCode(proxy);
+                case "equals": return proxy == args[0];
+                case "toString": return type.getSimpleName();
+                default: return handler.invoke(method.getName(), args);
+            }
+        });
+    }
+
+    /** A session answering each executed statement with the next scripted answer; records what it was asked. */
+    private static final class ScriptedSession {
+
+        private record Call(String cql, Object[] values) { }
+
+        private final Deque<Function<Call, CompletionStage<AsyncResultSet>>> script = new ArrayDeque<>();
+        private final List<Call> calls = new ArrayList<>();
+        private final CqlSession session = proxy(CqlSession.class, (method, args) -> switch (method) {
+            case "execute" -> null; // schema statements
+            case "prepare" -> prepared((String) args[0]);
+            case "executeAsync" -> next((Call) ((ScriptedStatement) args[0]).call());
+            default -> throw new UnsupportedOperationException(method);
+        });
+
+        CqlSession session() {
+            return session;
+        }
+
+        ScriptedSession then(Function<Call, CompletionStage<AsyncResultSet>> answer) {
+            script.add(answer);
+            return this;
+        }
+
+        synchronized List<String> verbs() {
+            return calls.stream().map(call -> call.cql().substring(0, call.cql().indexOf(' '))).toList();
+        }
+
+        /** The attempt id the newest UPDATE carried (its fifth bound value). */
+        synchronized UUID attemptOfLastWrite() {
+            for (int i = calls.size() - 1; i >= 0; i--) {
+                if (calls.get(i).cql().startsWith("UPDATE")) {
+                    return (UUID) calls.get(i).values()[4];
+                }
+            }
+            throw new AssertionError("no write was executed");
+        }
+
+        private synchronized CompletionStage<AsyncResultSet> next(Call call) {
+            calls.add(call);
+            Function<Call, CompletionStage<AsyncResultSet>> answer = script.poll();
+            if (answer == null) {
+                throw new AssertionError("unscripted statement: " + call.cql());
+            }
+            return answer.apply(call);
+        }
+
+        private static PreparedStatement prepared(String cql) {
+            return proxy(PreparedStatement.class, (method, args) -> {
+                if (!method.equals("bind")) {
+                    throw new UnsupportedOperationException(method);
+                }
+                Call call = new Call(cql, (Object[]) args[0]);
+                return Proxy.newProxyInstance(
+                        ScriptedStatement.class.getClassLoader(), new Class<?>[] { ScriptedStatement.class },
+                        (proxy, bound, boundArgs) -> {
+                            if (bound.getName().equals("call")) {
+                                return call;
+                            }
+                            if (bound.getReturnType().isInstance(proxy)) {
+                                return proxy; // setConsistencyLevel, setIdempotent, setTimeout, ...
+                            }
+                            throw new UnsupportedOperationException(bound.getName());
+                        });
+            });
+        }
+
+    }
+
+    /** A bound statement that knows its CQL and values. */
+    interface ScriptedStatement extends BoundStatement {
+        Object call();
+    }
+
+}
