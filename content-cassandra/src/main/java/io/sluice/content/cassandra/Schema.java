@@ -1,8 +1,17 @@
 package io.sluice.content.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import io.sluice.document.content.BucketSpace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -19,6 +28,12 @@ final class Schema {
 
     static final String COLUMNS = "ts, removed, body, op";
 
+    /** The table of the keyspace's settings, and the name of the one setting it holds. */
+    static final String SETTINGS = "settings";
+    static final String DISTRIBUTION_BITS = "distribution-bits";
+
+    private static final Logger log = LoggerFactory.getLogger(Schema.class);
+
     private final Map<BucketSpace, Statements> statements = new EnumMap<>(BucketSpace.class);
 
     /** The prepared statements of one table. */
@@ -27,7 +42,10 @@ final class Schema {
 
     private Schema() { }
 
-    /** Creates the keyspace and tables if {@code options.createSchema()}, and prepares the statements. */
+    /**
+     * Creates the keyspace and tables if {@code options.createSchema()}, checks that the keyspace was written with
+     * {@code options.distributionBits()}, and prepares the statements.
+     */
     static Schema prepare(CqlSession session, CassandraOptions options) {
         String keyspace = options.keyspace();
         if (options.createSchema()) {
@@ -39,7 +57,10 @@ final class Schema {
                                 + "sb int, ok bigint, id text, ts bigint, removed boolean, body blob, op uuid, "
                                 + "PRIMARY KEY ((sb), ok, id))");
             }
+            session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + "." + SETTINGS
+                            + " (name text PRIMARY KEY, value text)");
         }
+        checkDistributionBits(session, options);
         Schema schema = new Schema();
         for (BucketSpace space : BucketSpace.values()) {
             String table = table(keyspace, space);
@@ -54,6 +75,58 @@ final class Schema {
                     session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?")));
         }
         return schema;
+    }
+
+    /**
+     * Records the distribution bits in the keyspace's settings table on first use, and afterwards refuses other
+     * values: documents live in the partition their top bits name, so a keyspace written with one value and read with
+     * another would look empty and fill up a second time. The check is skipped, with a warning, when the settings
+     * table does not exist (a schema that a DBA created without it), or when too few nodes answer to read or record
+     * the setting: a container must be able to start while the cluster is degraded.
+     *
+     * @throws InvalidCassandraOptionException if the keyspace was written with other distribution bits
+     */
+    private static void checkDistributionBits(CqlSession session, CassandraOptions options) {
+        String table = options.keyspace() + "." + SETTINGS;
+        String configured = Integer.toString(options.distributionBits());
+        String stored;
+        try {
+            Row row = readSetting(session, table);
+            if (row == null) {
+                row = session.execute(SimpleStatement.newInstance(
+                        "INSERT INTO " + table + " (name, value) VALUES (?, ?) IF NOT EXISTS", DISTRIBUTION_BITS,
+                        configured)).one();
+                if (row == null || row.getBoolean("[applied]")) {
+                    return;
+                }
+            }
+            stored = row.getString("value");
+        } catch (InvalidQueryException e) {
+            log.warn("Not checking distribution-bits {} against keyspace {}: no table {} ({})", configured,
+                     options.keyspace(), table, e.getMessage());
+            return;
+        } catch (DriverException e) {
+            log.warn("Not checking distribution-bits {} against keyspace {} now: {}", configured, options.keyspace(),
+                     e.toString());
+            return;
+        }
+        if (!configured.equals(stored)) {
+            throw new InvalidCassandraOptionException(
+                    "distribution-bits is " + configured + ", but keyspace '" + options.keyspace() + "' was set up "
+                    + "with distribution-bits " + stored + ", which place its documents: with another value they "
+                    + "would not be found. Set distribution-bits to " + stored + ", or use a new keyspace");
+        }
+    }
+
+    /** The recorded distribution bits, read at the session's consistency, or at ONE if too few replicas answer. */
+    private static Row readSetting(CqlSession session, String table) {
+        SimpleStatement read = SimpleStatement.newInstance("SELECT value FROM " + table + " WHERE name = ?",
+                                                           DISTRIBUTION_BITS);
+        try {
+            return session.execute(read).one();
+        } catch (UnavailableException | ReadTimeoutException e) {
+            return session.execute(read.setConsistencyLevel(DefaultConsistencyLevel.ONE)).one();
+        }
     }
 
     /** The qualified name of the table of {@code space}. */

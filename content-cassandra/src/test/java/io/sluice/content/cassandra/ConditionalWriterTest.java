@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
@@ -153,7 +154,7 @@ class ConditionalWriterTest {
         private final Deque<Function<Call, CompletionStage<AsyncResultSet>>> script = new ArrayDeque<>();
         private final List<Call> calls = new ArrayList<>();
         private final CqlSession session = proxy(CqlSession.class, (method, args) -> switch (method) {
-            case "execute" -> null; // schema statements
+            case "execute" -> proxy(ResultSet.class, (name, none) -> null); // schema statements: no rows
             case "prepare" -> prepared((String) args[0]);
             case "executeAsync" -> next((Call) ((ScriptedStatement) args[0]).call());
             default -> throw new UnsupportedOperationException(method);
