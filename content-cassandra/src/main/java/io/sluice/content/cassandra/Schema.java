@@ -7,8 +7,6 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
-import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import io.sluice.document.content.BucketSpace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,13 +116,13 @@ final class Schema {
         }
     }
 
-    /** The recorded distribution bits, read at the session's consistency, or at ONE if too few replicas answer. */
+    /** The recorded distribution bits, read at the session's consistency, or at ONE if that fails. */
     private static Row readSetting(CqlSession session, String table) {
         SimpleStatement read = SimpleStatement.newInstance("SELECT value FROM " + table + " WHERE name = ?",
                                                            DISTRIBUTION_BITS);
         try {
             return session.execute(read).one();
-        } catch (UnavailableException | ReadTimeoutException e) {
+        } catch (DriverException e) { // often wrapped: the retry policy tries the next node after Unavailable
             return session.execute(read.setConsistencyLevel(DefaultConsistencyLevel.ONE)).one();
         }
     }
