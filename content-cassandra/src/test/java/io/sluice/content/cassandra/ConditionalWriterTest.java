@@ -68,12 +68,9 @@ class ConditionalWriterTest {
 
     @Test
     void unknownWrite_isCheckedAgainAfterMoreThanFourFailedChecks_andThenKnownToBeApplied() throws Exception {
-        cassandra.then(call -> rows(null))
-                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
-                                                                WriteType.CAS)));
+        scriptNewDocumentWhoseWriteTimesOut();
         for (int check = 0; check < 4; check++) {
-            cassandra.then(call -> failed(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
-                                                                   false)));
+            cassandra.then(call -> failed(serialReadTimeout()));
         }
         cassandra.then(call -> rows(cassandra.attemptOfLastWrite()));
         Outcome outcome = put(Instant.now().plusSeconds(30));
@@ -83,12 +80,9 @@ class ConditionalWriterTest {
 
     @Test
     void unknownWrite_whoseChecksFailPastTheDeadline_isTimeout() throws Exception {
-        cassandra.then(call -> rows(null))
-                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
-                                                                WriteType.CAS)));
+        scriptNewDocumentWhoseWriteTimesOut();
         for (int check = 0; check < 10; check++) {
-            cassandra.then(call -> failed(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
-                                                                   false)));
+            cassandra.then(call -> failed(serialReadTimeout()));
         }
         Outcome outcome = put(Instant.now().plusMillis(500));
         assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
@@ -99,15 +93,24 @@ class ConditionalWriterTest {
 
     @Test
     void unknownWrite_whoseCheckFailsForGood_stopsCheckingAfterFourTries() throws Exception {
-        cassandra.then(call -> rows(null))
-                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
-                                                                WriteType.CAS)));
+        scriptNewDocumentWhoseWriteTimesOut();
         for (int check = 0; check < 10; check++) {
             cassandra.then(call -> failed(new IllegalStateException("Session is closed")));
         }
         Outcome outcome = put(Instant.now().plusSeconds(30));
         assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
         assertEquals(6, cassandra.verbs().size(), cassandra.verbs().toString());
+    }
+
+    /** The first read finds no row; the write's result is unknown (a CAS write timeout). */
+    private void scriptNewDocumentWhoseWriteTimesOut() {
+        cassandra.then(call -> rows(null))
+                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                WriteType.CAS)));
+    }
+
+    private static ReadTimeoutException serialReadTimeout() {
+        return new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2, false);
     }
 
     private static CompletionStage<AsyncResultSet> failed(Throwable failure) {
