@@ -282,14 +282,14 @@ public final class BackendVisitRoutes implements VisitRoutes {
     /**
      * {@code {"pathId","documentCount"[,"trace"][,"message"][,"continuation"]}}: 200, or 500 on failure (spec §6.6).
      * When the visit finds the content layer unavailable, the page is a 503 if it did nothing yet, else a 200 with the
-     * continuation after the batches it did (see {@link PageDriver.End#unavailableAfterProgress()}): either way a
+     * continuation after the batches it did (see {@link PageDriver.End#reportedFailure()}): either way a
      * client retrying repeats no operation. An operation that fails (even as unavailable) stays a 500.
      */
     private static DocumentResponses.Reply selectionReply(DocumentRequest request, PageDriver.End end, int count, Duration pageTime) {
         int status = HttpStatus.OK_200;
-        Optional<String> message = end.unavailableAfterProgress() ? Optional.empty() : end.failure();
+        Optional<String> message = end.reportedFailure();
         if (message.isPresent())
-            status = end.unavailable() ? HttpStatus.SERVICE_UNAVAILABLE_503 : HttpStatus.INTERNAL_SERVER_ERROR_500;
+            status = end.failureStatus();
         else if (end.expired() && end.batches() == 0) {
             status = HttpStatus.GATEWAY_TIMEOUT_504;
             message = Optional.of("No buckets visited within timeout of " + pageTime.toMillis() + "ms");

@@ -4,6 +4,7 @@ import io.sluice.document.content.ContentUnavailableException;
 import io.sluice.document.content.ProgressToken;
 import io.sluice.document.content.Visit;
 import io.sluice.document.content.VisitBatch;
+import org.eclipse.jetty.http.HttpStatus;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -60,18 +61,23 @@ final class PageDriver {
     record End(Optional<ProgressToken> continuation, int batches, Optional<String> failure, boolean expired,
                boolean unavailable) {
 
-        /** A page that did not end because the content layer was unavailable. */
+        /** A page whose end was not the content layer's unavailability. */
         End(Optional<ProgressToken> continuation, int batches, Optional<String> failure, boolean expired) {
             this(continuation, batches, failure, expired, false);
         }
 
         /**
-         * Whether the content layer became unavailable after the sink took a batch: such a page is answered like one
-         * whose time ran out, with the continuation of the last batch taken, so that nothing it did is repeated; the
-         * next page meets the unavailability (a 503), or not.
+         * The failure the page's response reports. None when the content layer became unavailable after the sink
+         * took a batch: such a page is answered like one whose time ran out, with the continuation of the last batch
+         * taken, so that nothing it did is repeated; the next page meets the unavailability (a 503), or not.
          */
-        boolean unavailableAfterProgress() {
-            return unavailable && batches > 0;
+        Optional<String> reportedFailure() {
+            return unavailable && batches > 0 ? Optional.empty() : failure;
+        }
+
+        /** The status of a page that reports a failure: 503 if the content layer was unavailable, else 500. */
+        int failureStatus() {
+            return unavailable ? HttpStatus.SERVICE_UNAVAILABLE_503 : HttpStatus.INTERNAL_SERVER_ERROR_500;
         }
 
     }

@@ -99,13 +99,13 @@ final class PagedVisitResponse implements PageDriver.Sink {
      * The response to a page that ended with {@code end}: 500 with the failure and no continuation, or 503 if the
      * content layer was unavailable before any batch (clients retry it); 504 if time ran out before any batch
      * arrived; else 200, with the continuation iff the visit is unfinished (also when the content layer became
-     * unavailable after a batch: see {@link PageDriver.End#unavailableAfterProgress()}).
+     * unavailable after a batch: see {@link PageDriver.End#reportedFailure()}).
      */
     synchronized DocumentResponses.Reply reply(PageDriver.End end, Trace trace, Duration budget) {
         int status = HttpStatus.OK_200;
-        Optional<String> message = end.unavailableAfterProgress() ? Optional.empty() : end.failure();
+        Optional<String> message = end.reportedFailure();
         if (message.isPresent())
-            status = end.unavailable() ? HttpStatus.SERVICE_UNAVAILABLE_503 : HttpStatus.INTERNAL_SERVER_ERROR_500;
+            status = end.failureStatus();
         else if (end.expired() && end.batches() == 0) {
             status = HttpStatus.GATEWAY_TIMEOUT_504;
             message = Optional.of("No buckets visited within timeout of " + budget.toMillis() + "ms (request timeout -5s)");
