@@ -143,15 +143,15 @@ final class ConditionalWriter {
         return checkApplied(id, op, attemptId, 1).handle((applied, checkFailure) -> {
             if (checkFailure != null) {
                 return CompletableFuture.completedFuture(Outcome.timeout(
-                        what + " may or may not have been applied: " + describe(failure) + ", and checking failed: "
-                        + describe(checkFailure)));
+                        what + " may or may not have been applied: " + Failures.describe(failure)
+                        + ", and checking failed: " + Failures.describe(checkFailure)));
             }
             if (applied) {
                 return CompletableFuture.completedFuture(written);
             }
             if (missed(op.deadline())) {
-                return CompletableFuture.completedFuture(Outcome.timeout(what + " was not applied before its deadline ("
-                                                                         + describe(failure) + ")"));
+                return CompletableFuture.completedFuture(Outcome.timeout(
+                        what + " was not applied before its deadline (" + Failures.describe(failure) + ")"));
             }
             return retry(id, op, what, decide, attempt);
         }).thenCompose(Function.identity());
@@ -186,11 +186,6 @@ final class ConditionalWriter {
         Outcome.Status status = Failures.outcome(failure, "a check").status();
         return status == Outcome.Status.TIMEOUT || status == Outcome.Status.UNAVAILABLE
                || status == Outcome.Status.OVERLOAD;
-    }
-
-    private static String describe(Throwable failure) {
-        Throwable cause = Failures.unwrap(failure);
-        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 
     /** What is left until {@code deadline}, within (0, request timeout]. */

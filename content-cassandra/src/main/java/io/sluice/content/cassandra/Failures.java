@@ -57,8 +57,8 @@ final class Failures {
      * {@code what} (e.g. "put of 'id:...'"); its message names the cause.
      */
     static Outcome outcome(Throwable failure, String what) {
+        String detail = describe(failure);
         Throwable cause = unwrap(failure);
-        String detail = cause.getClass().getSimpleName() + ": " + cause.getMessage();
         if (cause instanceof WriteTimeoutException || cause instanceof ReadTimeoutException
             || cause instanceof CASWriteUnknownException || cause instanceof DriverTimeoutException) {
             return Outcome.timeout("Cassandra timed out on " + what + " (" + detail + ")");
@@ -90,10 +90,14 @@ final class Failures {
         if (outcome.status() != Outcome.Status.TIMEOUT) {
             return outcome;
         }
-        Throwable cause = unwrap(failure);
         return Outcome.unavailable("Cassandra did not answer the read that starts " + what + ", so it was not applied;"
-                                   + " retry later (" + cause.getClass().getSimpleName() + ": " + cause.getMessage()
-                                   + ")");
+                                   + " retry later (" + describe(failure) + ")");
+    }
+
+    /** "ExceptionClass: message" of the exception inside completion wrappers. */
+    static String describe(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 
     /**
