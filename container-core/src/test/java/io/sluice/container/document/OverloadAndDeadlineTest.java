@@ -39,6 +39,16 @@ class OverloadAndDeadlineTest {
         return HttpTester.parseResponse(endpoint.getResponse());
     }
 
+    /** A remove whose backend answers {@code outcome} gets {@code status} with the id and {@code message}. */
+    private void assertRemoveAnswers(Outcome outcome, int status, String message) throws Exception {
+        start(256, 10);
+        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
+        backend.next().result().complete(outcome);
+        HttpTester.Response response = response(request);
+        assertEquals(status, response.getStatus());
+        assertEquals(Map.of("pathId", DOC, "id", "id:ns:music::one", "message", message), JsonTree.parse(response.getContent()));
+    }
+
     @Test
     void backendSlowerThanTimeout_returns504() throws Exception {
         start(256, 10);
@@ -76,50 +86,29 @@ class OverloadAndDeadlineTest {
 
     @Test
     void backendTimeoutOutcome_returns504WithId() throws Exception {
-        start(256, 10);
-        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
-        backend.next().result().complete(Outcome.timeout("too late"));
-        HttpTester.Response response = response(request);
-        assertEquals(504, response.getStatus());
-        assertEquals(Map.of("pathId", DOC, "id", "id:ns:music::one", "message", "too late"), JsonTree.parse(response.getContent()));
+        assertRemoveAnswers(Outcome.timeout("too late"), 504, "too late");
     }
 
     @Test
     void backendOverload_returns429WithId() throws Exception {
-        start(256, 10);
-        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
-        backend.next().result().complete(Outcome.overload("busy"));
-        HttpTester.Response response = response(request);
-        assertEquals(429, response.getStatus());
-        assertEquals(Map.of("pathId", DOC, "id", "id:ns:music::one", "message", "busy"), JsonTree.parse(response.getContent()));
+        assertRemoveAnswers(Outcome.overload("busy"), 429, "busy");
     }
 
     @Test
     void backendUnavailable_returns503WithIdAndCause() throws Exception {
-        start(256, 10);
-        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
-        backend.next().result().complete(Outcome.unavailable("Cassandra is unavailable: 1 of 2 replicas alive"));
-        HttpTester.Response response = response(request);
-        assertEquals(503, response.getStatus());
-        assertEquals(Map.of("pathId", DOC, "id", "id:ns:music::one", "message", "Cassandra is unavailable: 1 of 2 replicas alive"),
-                     JsonTree.parse(response.getContent()));
+        assertRemoveAnswers(Outcome.unavailable("Cassandra is unavailable: 1 of 2 replicas alive"), 503,
+                            "Cassandra is unavailable: 1 of 2 replicas alive");
         assertEquals(1, fixture.handler.metrics().operations("remove", "unavailable"));
     }
 
     @Test
     void backendInsufficientStorage_returns507() throws Exception {
-        start(256, 10);
-        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
-        backend.next().result().complete(Outcome.insufficientStorage("full"));
-        assertEquals(507, response(request).getStatus());
+        assertRemoveAnswers(Outcome.insufficientStorage("full"), 507, "full");
     }
 
     @Test
     void backendError_returns500() throws Exception {
-        start(256, 10);
-        LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
-        backend.next().result().complete(Outcome.error("broken"));
-        assertEquals(500, response(request).getStatus());
+        assertRemoveAnswers(Outcome.error("broken"), 500, "broken");
     }
 
     @Test

@@ -69,12 +69,7 @@ class VisitEndingTest {
         Map<String, Object> first = VisitFixture.json(response);
         assertEquals(3L, first.get("documentCount"));
         backend.hold = false;
-        List<Map<String, Object>> pages = new ArrayList<>(List.of(first));
-        pages.addAll(VisitTest.pages(fixture, "/document/v1/?cluster=music&wantedDocumentCount=100&continuation="
-                                              + encode((String) first.get("continuation"))));
-        List<String> ids = VisitTest.ids(pages);
-        assertEquals(all.size(), ids.size());
-        assertEquals(Set.copyOf(all), Set.copyOf(ids));
+        assertResumesExactly(first, all);
     }
 
     @Test
@@ -119,12 +114,7 @@ class VisitEndingTest {
         assertEquals(3L, first.get("documentCount"));
         assertFalse(first.containsKey("message"));
         backend.hold = false;
-        List<Map<String, Object>> pages = new ArrayList<>(List.of(first));
-        pages.addAll(VisitTest.pages(fixture, "/document/v1/?cluster=music&wantedDocumentCount=100&continuation="
-                                              + encode((String) first.get("continuation"))));
-        List<String> ids = VisitTest.ids(pages);
-        assertEquals(all.size(), ids.size());
-        assertEquals(Set.copyOf(all), Set.copyOf(ids));
+        assertResumesExactly(first, all);
     }
 
     @Test
@@ -159,6 +149,16 @@ class VisitEndingTest {
         assertEquals(504, response.getStatus());
         assertEquals(Map.of("pathId", "/document/v1/", "message", "Timeout after 10000ms"), VisitFixture.json(response));
         backend.cancels.get(0).get(10, TimeUnit.SECONDS);
+    }
+
+    /** Page {@code first} and the pages visited on from its continuation hold exactly the documents {@code all}. */
+    private void assertResumesExactly(Map<String, Object> first, List<String> all) throws Exception {
+        List<Map<String, Object>> pages = new ArrayList<>(List.of(first));
+        pages.addAll(VisitTest.pages(fixture, "/document/v1/?cluster=music&wantedDocumentCount=100&continuation="
+                                              + encode((String) first.get("continuation"))));
+        List<String> ids = VisitTest.ids(pages);
+        assertEquals(all.size(), ids.size());
+        assertEquals(Set.copyOf(all), Set.copyOf(ids));
     }
 
 }
