@@ -10,10 +10,6 @@ import io.sluice.container.document.ContentBackendFactory;
 import io.sluice.container.document.ContentClusters;
 import io.sluice.container.document.DocumentApiNotConfiguredHandler;
 import io.sluice.container.document.DocumentV1ApiHandler;
-import io.sluice.content.cassandra.CassandraContentBackend;
-import io.sluice.content.cassandra.CassandraOptions;
-import io.sluice.document.DocumentTypes;
-import io.sluice.document.content.ContentBackend;
 
 import java.util.Map;
 import java.util.Optional;
@@ -21,25 +17,9 @@ import java.util.Optional;
 /** Mounts {@code /document/v1} on a server: the real handler with {@code <document-api>}, else Vespa's 404 stand-in. */
 final class DocumentApi {
 
-    /**
-     * The content engines a server launched with {@code options} provides: the embedded store (which honours
-     * {@code --data}), the in-memory one, and Cassandra (from the cluster's {@code <cassandra .../>} options).
-     */
-    static Map<ContentCluster.Engine, ContentBackendFactory> engines(LaunchOptions options) {
-        return Map.of(ContentCluster.Engine.MEMORY, ContentBackendFactory.memory(),
-                      ContentCluster.Engine.EMBEDDED, ContentBackendFactory.embedded(options.dataDirectory()),
-                      ContentCluster.Engine.CASSANDRA, DocumentApi::cassandra);
-    }
-
     private static final String[] BINDINGS = { DocumentV1ApiHandler.BINDING, "http://*/document/v1" };
 
     private DocumentApi() { }
-
-    private static ContentBackend cassandra(ContentCluster cluster, ApplicationPackage application, DocumentTypes types) {
-        CassandraOptions options = CassandraOptions.fromEngineOptions(cluster.id(), cluster.minRedundancy(),
-                                                                      cluster.engineOptions());
-        return CassandraContentBackend.open(options, types);
-    }
 
     /**
      * Adds the {@code /document/v1} handler for {@code cluster} to {@code builder}. With {@code <document-api>}, creates

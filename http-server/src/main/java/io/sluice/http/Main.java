@@ -87,7 +87,7 @@ public final class Main {
         var info = new ApplicationInfo(String.valueOf(directory.getFileName()), directory.toString(), checksum(services),
                                        1, Instant.now());
         SluiceServer.Builder builder = SluiceServer.builder(cluster).application(info);
-        DocumentApi.mount(builder, application, cluster, DocumentApi.engines(options));
+        DocumentApi.mount(builder, application, cluster, Engines.all(options));
         SluiceServer server = builder.build();
         server.start();
         return server;

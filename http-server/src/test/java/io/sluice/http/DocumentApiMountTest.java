@@ -118,7 +118,7 @@ class DocumentApiMountTest {
         Path app = write("<document-api/>", "<cassandra/>");
         ApplicationPackage application = ApplicationPackageLoader.load(app);
         ConfigException e = assertThrows(ConfigException.class,
-                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, io.sluice.container.document.ContentBackendFactory.memory())));
+                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, Engines.memory())));
         assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [memory]", e.getMessage());
     }
 
@@ -128,7 +128,7 @@ class DocumentApiMountTest {
         Files.writeString(app.resolve("schemas/music.sd"), "schema other {\n  document other {\n  }\n}\n");
         ApplicationPackage application = ApplicationPackageLoader.load(app);
         ConfigException e = assertThrows(ConfigException.class,
-                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, io.sluice.container.document.ContentBackendFactory.memory())));
+                                         () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, Engines.memory())));
         assertEquals("<content id='music'> lists document type 'music', but no schema defines it; schemas define [other]", e.getMessage());
     }
 

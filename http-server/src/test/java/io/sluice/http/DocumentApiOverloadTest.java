@@ -5,7 +5,7 @@ import io.sluice.container.document.ContentClusters;
 import io.sluice.container.document.DocumentV1ApiHandler;
 import io.sluice.container.document.HeldBackend;
 import io.sluice.container.document.OperationQueue;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.Outcome;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpMethod;

@@ -6,7 +6,7 @@ import io.sluice.container.HandlerRegistration;
 import io.sluice.container.document.ContentClusters;
 import io.sluice.container.document.DocumentV1ApiHandler;
 import io.sluice.document.DocumentTypes;
-import io.sluice.document.content.memory.InMemoryContentBackend;
+import io.sluice.content.memory.InMemoryContentBackend;
 import io.sluice.document.schema.SchemaParser;
 
 import java.util.List;

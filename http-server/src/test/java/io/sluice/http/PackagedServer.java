@@ -49,7 +49,7 @@ final class PackagedServer implements AutoCloseable {
         ContainerCluster cluster = loaded.services().containers().get(0);
         SluiceServer.Builder builder = SluiceServer.builder(cluster).host("127.0.0.1");
         var options = new LaunchOptions(application, OptionalInt.empty(), Optional.of(directory.resolve("data")));
-        DocumentApi.mount(builder, loaded, cluster, DocumentApi.engines(options));
+        DocumentApi.mount(builder, loaded, cluster, Engines.all(options));
         SluiceServer server = builder.build();
         server.start();
         return new PackagedServer(server);

@@ -54,7 +54,7 @@ final class ServerProcess implements AutoCloseable {
         Path err = logs.resolve(name + ".err");
         Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                                              // The test logging config says WARN; the store's INFO tells about recovery.
-                                             "-Dio.sluice.document.content.embedded.LEVEL=INFO",
+                                             "-Dio.sluice.content.embedded.LEVEL=INFO",
                                              "-cp", System.getProperty("java.class.path"),
                                              ChildServerMain.class.getName(), "serve", "--app", application.toString(),
                                              "--port", "0", "--data", data.toString())

@@ -1,9 +1,9 @@
 package io.sluice.bench;
 
 import io.sluice.document.Slice;
-import io.sluice.document.content.BucketSpace;
-import io.sluice.document.content.DocumentKey;
-import io.sluice.document.content.ProgressToken;
+import io.sluice.content.BucketSpace;
+import io.sluice.content.DocumentKey;
+import io.sluice.content.ProgressToken;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -3,7 +3,7 @@ package io.sluice.bench;
 import io.sluice.config.DocumentApiConfig;
 import io.sluice.container.document.ContentClusters;
 import io.sluice.container.document.DocumentV1ApiHandler;
-import io.sluice.document.content.memory.InMemoryContentBackend;
+import io.sluice.content.memory.InMemoryContentBackend;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;

@@ -2,11 +2,11 @@ package io.sluice.bench;
 
 import io.sluice.document.Document;
 import io.sluice.document.FieldSet;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.embedded.Durability;
-import io.sluice.document.content.embedded.EmbeddedContentBackend;
-import io.sluice.document.content.embedded.EmbeddedOptions;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.embedded.Durability;
+import io.sluice.content.embedded.EmbeddedContentBackend;
+import io.sluice.content.embedded.EmbeddedOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

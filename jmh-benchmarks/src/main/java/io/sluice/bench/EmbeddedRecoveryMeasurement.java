@@ -1,11 +1,11 @@
 package io.sluice.bench;
 
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.embedded.Durability;
-import io.sluice.document.content.embedded.EmbeddedContentBackend;
-import io.sluice.document.content.embedded.EmbeddedOptions;
-import io.sluice.document.content.embedded.EmbeddedStats;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.embedded.Durability;
+import io.sluice.content.embedded.EmbeddedContentBackend;
+import io.sluice.content.embedded.EmbeddedOptions;
+import io.sluice.content.embedded.EmbeddedStats;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -6,13 +6,13 @@ import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
-import io.sluice.document.content.InvalidProgressTokenException;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.ProgressToken;
-import io.sluice.document.content.Visit;
-import io.sluice.document.content.VisitEntry;
-import io.sluice.document.content.VisitSpec;
+import io.sluice.content.InvalidProgressTokenException;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.ProgressToken;
+import io.sluice.content.Visit;
+import io.sluice.content.VisitEntry;
+import io.sluice.content.VisitSpec;
 import io.sluice.document.json.DocumentUpdateJsonReader;
 import io.sluice.document.json.ParsedUpdate;
 import io.sluice.document.select.DocumentSelection;
@@ -36,7 +36,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * {@link VisitRoutes} over the clusters' {@link io.sluice.document.content.ContentBackend}s: GET visits as pages
+ * {@link VisitRoutes} over the clusters' {@link io.sluice.content.ContentBackend}s: GET visits as pages
  * ({@link PagedVisitResponse}) or streams ({@link StreamedVisitResponse}), and copy, update-where and delete-where as
  * pages of {@link WhereOperations}. Every visit start is admitted by the handler's {@link OperationQueue} (so overload
  * is a 429), and the visit is cancelled when the request ends for any reason, the client going away included.

@@ -3,17 +3,12 @@ package io.sluice.container.document;
 import io.sluice.config.ApplicationPackage;
 import io.sluice.config.ContentCluster;
 import io.sluice.document.DocumentTypes;
-import io.sluice.document.content.ContentBackend;
-import io.sluice.document.content.embedded.EmbeddedContentBackend;
-import io.sluice.document.content.embedded.EmbeddedOptions;
-import io.sluice.document.content.memory.InMemoryContentBackend;
-
-import java.nio.file.Path;
-import java.util.Optional;
+import io.sluice.content.ContentBackend;
 
 /**
- * Creates the content backend of one {@code <content>} cluster. One factory per {@link ContentCluster.Engine}; the
- * process passes the map of those it supports to {@link ContentClusters#load}.
+ * Creates the content backend of one {@code <content>} cluster: the seam between the handler and the storage engines,
+ * which it never names. One factory per {@link ContentCluster.Engine}; the process (http-server) passes the map of those
+ * it provides to {@link ContentClusters#load}.
  */
 @FunctionalInterface
 public interface ContentBackendFactory {
@@ -27,26 +22,5 @@ public interface ContentBackendFactory {
      * @throws RuntimeException with a message naming the cluster if the backend cannot be opened
      */
     ContentBackend create(ContentCluster cluster, ApplicationPackage application, DocumentTypes types);
-
-    /** The in-memory backend, for {@code <memory/>} clusters: nothing survives a restart. */
-    static ContentBackendFactory memory() {
-        return (cluster, application, types) -> InMemoryContentBackend.builder().build();
-    }
-
-    /**
-     * The embedded RocksDB store, the default engine. Each cluster keeps its files in its own directory:
-     * {@code <dataRoot>/<cluster id>} when the process was given a data root ({@code --data}), else the cluster's
-     * configured data directory, else {@code data/<cluster id>} inside the application package.
-     */
-    static ContentBackendFactory embedded(Optional<Path> dataRoot) {
-        return (cluster, application, types) -> {
-            Path directory = dataRoot.map(root -> root.resolve(cluster.id()))
-                                     .or(cluster::dataDirectory)
-                                     .orElseGet(() -> application.directory().resolve("data").resolve(cluster.id()));
-            return EmbeddedContentBackend.open(EmbeddedOptions.builder(directory, types)
-                                                              .engineOptions(cluster.engineOptions())
-                                                              .build());
-        };
-    }
 
 }

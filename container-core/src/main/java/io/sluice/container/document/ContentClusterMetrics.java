@@ -2,7 +2,7 @@ package io.sluice.container.document;
 
 import io.sluice.container.Metric;
 import io.sluice.container.MetricsSource;
-import io.sluice.document.content.ContentBackend;
+import io.sluice.content.ContentBackend;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,7 +4,7 @@ import io.sluice.container.HttpStatusException;
 import io.sluice.container.Json;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.Outcome;
 import io.sluice.document.json.DocumentJsonWriter;
 import org.eclipse.jetty.http.HttpStatus;
 

@@ -1,9 +1,9 @@
 package io.sluice.container.document;
 
-import io.sluice.document.content.ContentUnavailableException;
-import io.sluice.document.content.ProgressToken;
-import io.sluice.document.content.Visit;
-import io.sluice.document.content.VisitBatch;
+import io.sluice.content.ContentUnavailableException;
+import io.sluice.content.ProgressToken;
+import io.sluice.content.Visit;
+import io.sluice.content.VisitBatch;
 import org.eclipse.jetty.http.HttpStatus;
 
 import java.time.Clock;

@@ -2,8 +2,8 @@ package io.sluice.container.document;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.sluice.document.content.VisitBatch;
-import io.sluice.document.content.VisitEntry;
+import io.sluice.content.VisitBatch;
+import io.sluice.content.VisitEntry;
 import org.eclipse.jetty.http.HttpStatus;
 
 import java.io.ByteArrayOutputStream;

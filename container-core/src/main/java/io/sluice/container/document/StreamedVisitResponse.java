@@ -2,10 +2,10 @@ package io.sluice.container.document;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.sluice.document.content.ProgressToken;
-import io.sluice.document.content.Visit;
-import io.sluice.document.content.VisitBatch;
-import io.sluice.document.content.VisitEntry;
+import io.sluice.content.ProgressToken;
+import io.sluice.content.Visit;
+import io.sluice.content.VisitBatch;
+import io.sluice.content.VisitEntry;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;

@@ -1,9 +1,9 @@
 package io.sluice.container.document;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.sluice.document.content.ProgressToken;
-import io.sluice.document.content.VisitBatch;
-import io.sluice.document.content.VisitEntry;
+import io.sluice.content.ProgressToken;
+import io.sluice.content.VisitBatch;
+import io.sluice.content.VisitEntry;
 import io.sluice.document.json.DocumentJsonWriter;
 import io.sluice.document.json.TensorFormat;
 

@@ -1,8 +1,8 @@
 package io.sluice.container.document;
 
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.VisitBatch;
-import io.sluice.document.content.VisitEntry;
+import io.sluice.content.Outcome;
+import io.sluice.content.VisitBatch;
+import io.sluice.content.VisitEntry;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,9 +4,9 @@ import io.sluice.container.Metric;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.StringValue;
-import io.sluice.document.content.ContentStatistics;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.memory.InMemoryContentBackend;
+import io.sluice.content.ContentStatistics;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.memory.InMemoryContentBackend;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Each content cluster's store figures as {@code content.*} gauges with a {@code clusterId} dimension. */
 class ContentClusterMetricsTest {
 
-    private static ContentClusters.Cluster cluster(String id, io.sluice.document.content.ContentBackend backend) {
+    private static ContentClusters.Cluster cluster(String id, io.sluice.content.ContentBackend backend) {
         return new ContentClusters.Cluster(id, backend, List.of("music"), List.of());
     }
 

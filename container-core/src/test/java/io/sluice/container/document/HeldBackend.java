@@ -3,12 +3,12 @@ package io.sluice.container.document;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
-import io.sluice.document.content.ContentBackend;
+import io.sluice.content.ContentBackend;
 import io.sluice.document.FieldSet;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.Visit;
-import io.sluice.document.content.VisitSpec;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.Visit;
+import io.sluice.content.VisitSpec;
 
 import java.util.ArrayList;
 import java.util.List;

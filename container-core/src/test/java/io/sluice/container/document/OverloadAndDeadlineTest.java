@@ -2,7 +2,7 @@ package io.sluice.container.document;
 
 import io.sluice.config.DocumentApiConfig;
 import io.sluice.container.JsonTree;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.Outcome;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.server.LocalConnector;
 import org.junit.jupiter.api.AfterEach;

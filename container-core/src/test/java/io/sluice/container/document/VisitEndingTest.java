@@ -1,7 +1,7 @@
 package io.sluice.container.document;
 
-import io.sluice.document.content.ContentUnavailableException;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.ContentUnavailableException;
+import io.sluice.content.Outcome;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.server.LocalConnector;
 import org.junit.jupiter.api.AfterEach;

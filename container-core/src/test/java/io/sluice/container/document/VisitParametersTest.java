@@ -1,9 +1,9 @@
 package io.sluice.container.document;
 
-import io.sluice.document.content.DocumentKey;
+import io.sluice.content.DocumentKey;
 import io.sluice.document.Slice;
-import io.sluice.document.content.BucketSpace;
-import io.sluice.document.content.ProgressToken;
+import io.sluice.content.BucketSpace;
+import io.sluice.content.ProgressToken;
 import org.eclipse.jetty.http.HttpTester;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

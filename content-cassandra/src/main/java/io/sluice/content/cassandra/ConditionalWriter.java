@@ -6,8 +6,8 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.sluice.document.BucketId;
 import io.sluice.document.DocumentId;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
 
 import java.nio.ByteBuffer;
 import java.time.Clock;

@@ -14,8 +14,8 @@ import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
-import io.sluice.document.content.ContentUnavailableException;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.ContentUnavailableException;
+import io.sluice.content.Outcome;
 
 import java.util.List;
 import java.util.concurrent.CompletionException;

@@ -7,7 +7,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import io.sluice.document.content.BucketSpace;
+import io.sluice.content.BucketSpace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,10 +2,10 @@ package io.sluice.content.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.sluice.content.cassandra.harness.SharedNode;
-import io.sluice.document.content.BucketSpace;
-import io.sluice.document.content.ContentBackend;
-import io.sluice.document.content.ContentBackendConformanceTest;
-import io.sluice.document.content.ManualClock;
+import io.sluice.content.BucketSpace;
+import io.sluice.content.ContentBackend;
+import io.sluice.content.ContentBackendConformanceTest;
+import io.sluice.content.ManualClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

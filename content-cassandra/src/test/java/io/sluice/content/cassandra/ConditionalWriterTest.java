@@ -11,9 +11,9 @@ import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
 import io.sluice.document.DocumentId;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.Outcome.Status;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.Outcome.Status;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;

@@ -7,8 +7,8 @@ import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.FieldSet;
 import io.sluice.document.PrimitiveType;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

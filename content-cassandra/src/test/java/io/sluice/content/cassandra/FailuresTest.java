@@ -14,9 +14,9 @@ import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
-import io.sluice.document.content.ContentUnavailableException;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.Outcome.Status;
+import io.sluice.content.ContentUnavailableException;
+import io.sluice.content.Outcome;
+import io.sluice.content.Outcome.Status;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;

@@ -5,10 +5,10 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.IntValue;
 import io.sluice.document.StringValue;
-import io.sluice.document.content.ContentBackend;
-import io.sluice.document.content.OperationOptions;
-import io.sluice.document.content.Outcome;
-import io.sluice.document.content.Outcome.Status;
+import io.sluice.content.ContentBackend;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.Outcome.Status;
 
 import java.time.Instant;
 import java.util.List;

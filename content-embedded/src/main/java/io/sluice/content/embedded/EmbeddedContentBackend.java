@@ -1,0 +1,471 @@
+package io.sluice.content.embedded;
+
+import io.sluice.document.Document;
+import io.sluice.document.DocumentException;
+import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentUpdate;
+import io.sluice.content.ContentBackend;
+import io.sluice.content.ContentStatistics;
+import io.sluice.content.DocumentKey;
+import io.sluice.document.FieldSet;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.Visit;
+import io.sluice.content.VisitPlan;
+import io.sluice.content.VisitSpec;
+import io.sluice.document.json.DocumentJsonReader;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+
+/**
+ * A {@link ContentBackend} that stores documents on local disk in RocksDB: one database per content cluster, in its
+ * own data directory, with the bucket spaces in separate column families. Documents are keyed in visiting order
+ * (bucket order key, then id), so every visit is a set of range scans.
+ *
+ * <p>A write is acknowledged once it is in the write-ahead log: with {@link Durability#LOG} that survives a crash of
+ * the process, with {@link Durability#SYNC} (group commit) also power loss. Operations run on a small thread pool and
+ * are sequenced per document id, so a condition or create-if-nonexistent reads and writes atomically per document
+ * while operations on different documents run in parallel. Puts and updates answer INSUFFICIENT_STORAGE while the
+ * disk is nearly full ({@link EmbeddedOptions#minFreeDiskBytes()}) or RocksDB reports no space; removes, gets and
+ * visits go on. Tombstones are kept for the configured retention, then deleted by a periodic sweep, and compaction
+ * reclaims their space.
+ *
+ * <p>{@link #close()} waits for running operations, flushes memtables and closes the database; opening after a crash
+ * replays the write-ahead log and logs how long that took ({@link EmbeddedStats#recoveryTime()}).
+ */
+public final class EmbeddedContentBackend implements ContentBackend {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedContentBackend.class);
+    private static final AtomicInteger THREAD_COUNTER = new AtomicInteger();
+    private static final long CLOSE_WAIT_SECONDS = 60;
+    /** Expired tombstones one sweep deletes at most; the next sweep takes the rest. */
+    static final int MAX_SWEPT_PER_ROUND = 10_000;
+
+    private final EmbeddedOptions options;
+    private final RocksStore store;
+    private final StoreOperations operations;
+    private final StoreWriter writer;
+    private final ThreadPoolExecutor executor;
+    private final ScheduledExecutorService sweeper;
+    private final KeySequencer sequencer = new KeySequencer();
+    private final DiskSpaceGuard disk;
+    private final DocumentJsonReader reader;
+    private final Clock clock;
+    private final long retentionMicros;
+    private final Duration recoveryTime;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Statistics read the database under the read lock; closing it takes the write lock, so reads never see it gone. */
+    private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
+
+    private enum Access { READ, WRITE, REMOVE }
+
+    @FunctionalInterface
+    private interface Operation {
+        Step apply(RocksStore.Families families, byte[] key) throws RocksDBException;
+    }
+
+    private EmbeddedContentBackend(EmbeddedOptions options, RocksStore store, Duration recoveryTime) {
+        this.options = options;
+        this.store = store;
+        this.recoveryTime = recoveryTime;
+        this.clock = options.clock();
+        this.reader = DocumentJsonReader.lenient(options.documentTypes());
+        this.operations = new StoreOperations(store.db(), reader, clock);
+        this.retentionMicros = saturatedMicros(options.tombstoneRetention());
+        this.disk = new DiskSpaceGuard(options.dataDirectory(), options.minFreeDiskBytes(), System::nanoTime);
+        this.executor = new ThreadPoolExecutor(options.threads(), options.threads(), 0, TimeUnit.MILLISECONDS,
+                                               new ArrayBlockingQueue<>(options.maxPendingOperations() + 1024),
+                                               daemonThreads("sluice-embedded-"));
+        this.writer = options.durability() == Durability.SYNC
+                      ? new GroupCommitWriter(store.db(), options.maxPendingOperations(),
+                                              "sluice-embedded-commit-" + THREAD_COUNTER.incrementAndGet(),
+                                              executor)
+                      : new LogWriter(store.db());
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-embedded-sweep-"));
+        long interval = options.tombstoneSweepInterval().toMillis();
+        sweeper.scheduleWithFixedDelay(this::sweepQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Opens the store in {@code options.dataDirectory()}, creating it if missing and recovering from the write-ahead
+     * log after a crash. Blocks while it recovers.
+     *
+     * @throws IllegalStateException naming the directory if it cannot be opened (in use by another process, written
+     *                               by an incompatible version, or corrupt)
+     * @throws UncheckedIOException if the directory cannot be created
+     */
+    public static EmbeddedContentBackend open(EmbeddedOptions options) {
+        Objects.requireNonNull(options, "options");
+        long logBytes = logBytes(options.dataDirectory());
+        long start = System.nanoTime();
+        RocksStore store = RocksStore.open(options);
+        Duration recovery = Duration.ofNanos(System.nanoTime() - start);
+        log.info("Opened {} in {} ms, replaying {} bytes of write-ahead log", options, recovery.toMillis(), logBytes);
+        try {
+            return new EmbeddedContentBackend(options, store, recovery);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static long logBytes(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".log"))
+                        .mapToLong(file -> file.toFile().length())
+                        .sum();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        return task -> {
+            Thread thread = new Thread(task, prefix + THREAD_COUNTER.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Override
+    public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
+        Objects.requireNonNull(document, "document");
+        return submit(document.id(), options, Access.WRITE,
+                      (families, key) -> operations.put(families, key, document, options));
+    }
+
+    @Override
+    public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
+        Objects.requireNonNull(fields, "fields");
+        return submit(id, options, Access.READ, (families, key) -> operations.get(families, key, id, fields, options));
+    }
+
+    @Override
+    public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
+        Objects.requireNonNull(update, "update");
+        return submit(update.id(), options, Access.WRITE,
+                      (families, key) -> operations.update(families, key, update, options));
+    }
+
+    @Override
+    public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
+        return submit(id, options, Access.REMOVE, (families, key) -> operations.remove(families, key, id, options));
+    }
+
+    /** {@inheritDoc} Batches are read on the backend's threads; one call scans a bounded number of entries. */
+    @Override
+    public Visit visit(VisitSpec spec) {
+        VisitPlan plan = VisitPlan.of(spec, options.distributionBits());
+        return new EmbeddedVisit(store.db(), store.families(spec.bucketSpace()).documents, plan, spec, clock,
+                                 executor, reader, options.documentTypes(), this::isExpired);
+    }
+
+    /**
+     * The store's size and state now. Reads RocksDB properties and lists the log files, so call it for metrics, not
+     * per request.
+     *
+     * @throws IllegalStateException if the backend is closed or RocksDB fails to answer
+     */
+    public EmbeddedStats stats() {
+        Lock lock = storeLock.readLock();
+        lock.lock();
+        try {
+            return readStats();
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("Reading store statistics failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@inheritDoc} Reports every figure of {@link #stats()}; none while the store is closing. */
+    @Override
+    public Map<String, Number> statistics() {
+        Lock lock = storeLock.readLock();
+        if (!lock.tryLock()) {
+            return Map.of(); // closing: the metrics request must not wait for the final flush
+        }
+        EmbeddedStats stats;
+        try {
+            stats = readStats();
+        } catch (IllegalStateException | RocksDBException e) {
+            log.debug("No statistics from the embedded store at {}", options.dataDirectory(), e);
+            return Map.of();
+        } finally {
+            lock.unlock();
+        }
+        Map<String, Number> figures = new LinkedHashMap<>();
+        figures.put(ContentStatistics.DOCUMENTS, stats.documents());
+        figures.put(ContentStatistics.TOMBSTONES, stats.tombstones());
+        figures.put(ContentStatistics.STORED_BYTES, stats.storedBytes());
+        figures.put(ContentStatistics.WAL_BYTES, stats.walBytes());
+        figures.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
+        figures.put(ContentStatistics.PENDING_OPERATIONS, stats.pendingOperations());
+        figures.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        return figures;
+    }
+
+    /** Reads the figures; the caller holds the read lock, so the database stays open meanwhile. */
+    private EmbeddedStats readStats() throws RocksDBException {
+        if (closed.get()) {
+            throw new IllegalStateException("The embedded content backend is closed");
+        }
+        long keys = store.sum("rocksdb.estimate-num-keys", true);
+        long tombstones = store.sum("rocksdb.estimate-num-keys", false);
+        return new EmbeddedStats(Math.max(0, keys - tombstones), tombstones,
+                                 store.sum("rocksdb.total-sst-files-size", true)
+                                 + store.sum("rocksdb.total-sst-files-size", false),
+                                 store.walBytes(),
+                                 store.sum("rocksdb.cur-size-all-mem-tables", true)
+                                 + store.sum("rocksdb.cur-size-all-mem-tables", false),
+                                 pending.get(), recoveryTime);
+    }
+
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options, Access access,
+                                              Operation operation) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(options, "options");
+        if (closed.get()) {
+            return CompletableFuture.completedFuture(closedOutcome());
+        }
+        if (missed(options.deadline())) {
+            return CompletableFuture.completedFuture(timedOut(id, options.deadline()));
+        }
+        if (pending.incrementAndGet() > this.options.maxPendingOperations()) {
+            pending.decrementAndGet();
+            return CompletableFuture.completedFuture(Outcome.overload(
+                    "Rejecting operation on '" + id + "': " + this.options.maxPendingOperations()
+                    + " operations already pending"));
+        }
+        RocksStore.Families families = store.families(options.bucketSpace());
+        byte[] key = StoreKeys.of(DocumentKey.of(id));
+        return sequencer.run(new SequenceKey(options.bucketSpace(), id),
+                             () -> start(id, options, access, families, key, operation))
+                        .handle((outcome, failure) -> {
+                            pending.decrementAndGet();
+                            return failure == null ? outcome : unexpected(id, failure);
+                        });
+    }
+
+    /** Runs {@code operation} on the executor, then writes what it decided; completes with its outcome. */
+    private CompletableFuture<Outcome> start(DocumentId id, OperationOptions options, Access access,
+                                             RocksStore.Families families, byte[] key, Operation operation) {
+        CompletableFuture<Outcome> result = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                Outcome early = refusal(id, options, access);
+                if (early != null) {
+                    result.complete(early);
+                    return;
+                }
+                Step step;
+                try {
+                    step = operation.apply(families, key);
+                } catch (DocumentException e) {
+                    result.complete(Outcome.error(e.getMessage()));
+                    return;
+                } catch (RocksDBException e) {
+                    result.complete(storeFailure(id, e));
+                    return;
+                } catch (RuntimeException e) {
+                    result.complete(unexpected(id, e));
+                    return;
+                }
+                if (step.mutations.isEmpty()) {
+                    result.complete(step.outcome);
+                    return;
+                }
+                writer.write(step.mutations).whenComplete((ignored, failure) -> result.complete(
+                        failure == null ? step.outcome : writeFailure(id, failure)));
+            });
+        } catch (RejectedExecutionException e) {
+            result.complete(closed.get() ? closedOutcome()
+                                         : Outcome.overload("Rejecting operation on '" + id
+                                                            + "': the store's work queue is full"));
+        }
+        return result;
+    }
+
+    /** Why the operation must not run now, or null if it may. */
+    private Outcome refusal(DocumentId id, OperationOptions options, Access access) {
+        if (closed.get()) {
+            return closedOutcome();
+        }
+        if (missed(options.deadline())) {
+            return timedOut(id, options.deadline());
+        }
+        if (access == Access.WRITE && !disk.hasRoom()) {
+            return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
+        }
+        return null;
+    }
+
+    private static Outcome writeFailure(DocumentId id, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                          ? failure.getCause() : failure;
+        if (cause instanceof RocksDBException) {
+            return storeFailure(id, (RocksDBException) cause);
+        }
+        if (cause instanceof RejectedExecutionException) {
+            return Outcome.overload("Rejecting write of '" + id + "': " + cause.getMessage());
+        }
+        if (cause instanceof IllegalStateException) {
+            return closedOutcome();
+        }
+        return unexpected(id, cause);
+    }
+
+    private static Outcome storeFailure(DocumentId id, RocksDBException e) {
+        Status status = e.getStatus();
+        if (status != null && status.getSubCode() == Status.SubCode.NoSpace) {
+            return Outcome.insufficientStorage("Cannot write document '" + id + "': the disk is full ("
+                                               + e.getMessage() + ")");
+        }
+        log.warn("Store operation on '{}' failed", id, e);
+        return Outcome.error("Store operation on '" + id + "' failed: " + e.getMessage());
+    }
+
+    private static Outcome unexpected(DocumentId id, Throwable failure) {
+        log.error("Unexpected failure of an operation on '{}'", id, failure);
+        return Outcome.error("Unexpected failure on '" + id + "': " + failure);
+    }
+
+    private static Outcome closedOutcome() {
+        return Outcome.error("The embedded content backend is closed");
+    }
+
+    private boolean missed(Instant deadline) {
+        return clock.instant().isAfter(deadline);
+    }
+
+    private static Outcome timedOut(DocumentId id, Instant deadline) {
+        return Outcome.timeout("Operation on '" + id + "' timed out: deadline " + deadline + " passed");
+    }
+
+    /** Whether a tombstone written at {@code timestamp} has outlived the retention period. */
+    private boolean isExpired(long timestamp) {
+        return StoreOperations.nowMicros(clock) - timestamp > retentionMicros;
+    }
+
+    private static long saturatedMicros(Duration duration) {
+        try {
+            return Math.addExact(Math.multiplyExact(duration.getSeconds(), 1_000_000L), duration.getNano() / 1_000);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Deletes tombstones older than the retention period (up to {@link #MAX_SWEPT_PER_ROUND}), each atomically with
+     * the operations on its document. Completes with how many tombstones were deleted. Runs periodically on its own;
+     * tests call it directly.
+     */
+    CompletableFuture<Integer> sweepTombstones() {
+        return new TombstoneSweep(store, operations, sequencer, executor, writer, StoreOperations.nowMicros(clock)
+                                  - retentionMicros, MAX_SWEPT_PER_ROUND).run();
+    }
+
+    private void sweepQuietly() {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            int swept = sweepTombstones().get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            if (swept > 0) {
+                log.debug("Deleted {} expired tombstones", swept);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("Sweeping expired tombstones failed", e);
+        }
+    }
+
+    /**
+     * Stops accepting operations, lets running ones finish (queued ones complete with ERROR), flushes memtables so
+     * the next open replays no log, and closes the database. Blocks until done; idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        sweeper.shutdownNow();
+        executor.shutdown();
+        boolean interrupted = false;
+        try {
+            if (!sweeper.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)
+                || !executor.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("Store threads did not stop within {} s; closing anyway", CLOSE_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        if (!sweeper.isTerminated() || !executor.isTerminated()) {
+            // Closing the database under a running native call would crash the process; leak it instead.
+            log.error("Store threads are still running; leaving the store at {} open", options.dataDirectory());
+        } else {
+            Lock lock = storeLock.writeLock();
+            lock.lock();
+            try {
+                closeStore();
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */
+    private void closeStore() {
+        writer.close();
+        try {
+            store.flush();
+        } catch (RocksDBException e) {
+            log.warn("Flushing memtables on close failed; the next open replays the write-ahead log", e);
+        }
+        operations.close();
+        try {
+            store.close();
+            log.info("Closed embedded store at {}", options.dataDirectory());
+        } catch (IllegalStateException e) {
+            // E.g. after running out of disk: what was acknowledged is in the log and replays on the next open.
+            log.warn("Closing the embedded store at {} failed", options.dataDirectory(), e);
+        }
+    }
+
+}

@@ -1,0 +1,58 @@
+package io.sluice.content.embedded;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Runs asynchronous tasks so that tasks with equal keys run one after another, in the order they were submitted,
+ * each starting only once the previous one's future has completed; tasks with different keys run independently.
+ * Only keys with a task in flight take memory, and there is no global lock: each submission is one map update.
+ *
+ * <p>This makes a read-modify-write on one document atomic even when its write completes later, on another thread
+ * (a group commit), without holding any thread while it waits.
+ */
+final class KeySequencer {
+
+    private final ConcurrentHashMap<Object, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
+
+    /**
+     * Starts {@code task} once every earlier task with an equal key has completed, and completes with its result.
+     * The task is started on the thread that completes its predecessor (or the caller's), so it must only hand work
+     * off, never block. A task that throws completes the result exceptionally.
+     */
+    <T> CompletableFuture<T> run(Object key, Supplier<CompletableFuture<T>> task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture<Void> previous = tails.put(key, done);
+        Runnable start = () -> {
+            CompletableFuture<T> running;
+            try {
+                running = task.get();
+            } catch (RuntimeException | Error e) {
+                running = CompletableFuture.failedFuture(e);
+            }
+            running.whenComplete((value, failure) -> {
+                tails.remove(key, done);
+                done.complete(null);
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(value);
+                }
+            });
+        };
+        if (previous == null) {
+            start.run();
+        } else {
+            previous.whenComplete((ignored, failure) -> start.run());
+        }
+        return result;
+    }
+
+    /** Number of keys with a task queued or running. */
+    int activeKeys() {
+        return tails.size();
+    }
+
+}

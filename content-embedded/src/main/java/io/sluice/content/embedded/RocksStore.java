@@ -1,0 +1,232 @@
+package io.sluice.content.embedded;
+
+import io.sluice.content.BucketSpace;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.LogFile;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileManager;
+import org.rocksdb.WriteBufferManager;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An open RocksDB database laid out for the embedded backend, and everything native it owns. Per bucket space there
+ * is a column family of documents and one indexing tombstones by time; the default column family holds the layout's
+ * format marker. Documents are compressed with LZ4, and with ZSTD in the bottommost level where most data ends up.
+ */
+final class RocksStore implements AutoCloseable {
+
+    /** Marks a data directory written by this layout; another marker means another layout, which we refuse. */
+    private static final byte[] FORMAT_KEY = "sluice.format".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] FORMAT = "sluice-embedded-1".getBytes(StandardCharsets.UTF_8);
+    private static final long SMALL_WRITE_BUFFER = 4L << 20;
+
+    /** The column families of one bucket space. */
+    static final class Families {
+
+        final ColumnFamilyHandle documents;
+        final ColumnFamilyHandle tombstones;
+
+        Families(ColumnFamilyHandle documents, ColumnFamilyHandle tombstones) {
+            this.documents = documents;
+            this.tombstones = tombstones;
+        }
+
+    }
+
+    private final RocksDB db;
+    private final Map<BucketSpace, Families> families;
+    private final List<ColumnFamilyHandle> handles;
+    private final List<AutoCloseable> resources; // closed in reverse order after the database
+
+    private RocksStore(RocksDB db, Map<BucketSpace, Families> families, List<ColumnFamilyHandle> handles,
+                       List<AutoCloseable> resources) {
+        this.db = db;
+        this.families = families;
+        this.handles = handles;
+        this.resources = resources;
+    }
+
+    /**
+     * Opens (creating if needed) the database in {@code options.dataDirectory()}, replaying its write-ahead log.
+     *
+     * @throws IllegalStateException naming the directory if it cannot be opened or holds another layout
+     */
+    static RocksStore open(EmbeddedOptions options) {
+        RocksDB.loadLibrary();
+        Path directory = options.dataDirectory();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create data directory " + directory, e);
+        }
+        List<AutoCloseable> resources = new ArrayList<>();
+        try {
+            Cache cache = own(resources, new LRUCache(options.blockCacheBytes()));
+            // The manager charges memtables to a cache of its own, which holds no blocks: it only does the
+            // accounting, so memtables never evict data blocks and the two budgets stay what was configured.
+            Cache memtableAccount = own(resources, new LRUCache(options.writeBufferBytes()));
+            WriteBufferManager writeBuffers = own(resources, new WriteBufferManager(options.writeBufferBytes(),
+                                                                                    memtableAccount));
+            SstFileManager sstFiles = own(resources, new SstFileManager(Env.getDefault()));
+            BloomFilter bloom = own(resources, new BloomFilter(10));
+            BlockBasedTableConfig table = new BlockBasedTableConfig()
+                    .setBlockCache(cache)
+                    .setFilterPolicy(bloom)
+                    .setBlockSize(16 * 1024)
+                    .setCacheIndexAndFilterBlocks(true)
+                    .setPinL0FilterAndIndexBlocksInCache(true);
+            DBOptions dbOptions = own(resources, new DBOptions()
+                    .setCreateIfMissing(true)
+                    .setCreateMissingColumnFamilies(true)
+                    .setWriteBufferManager(writeBuffers)
+                    .setSstFileManager(sstFiles)
+                    .setMaxBackgroundJobs(2)
+                    .setBytesPerSync(1L << 20)
+                    .setMaxTotalWalSize(4 * options.writeBufferBytes())
+                    .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+                    .setKeepLogFileNum(3));
+            ColumnFamilyOptions documentOptions = own(resources, new ColumnFamilyOptions()
+                    .setTableFormatConfig(table)
+                    .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                    .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
+                    .setLevelCompactionDynamicLevelBytes(true)
+                    .setWriteBufferSize(Math.max(SMALL_WRITE_BUFFER, options.writeBufferBytes() / 2))
+                    .setMaxWriteBufferNumber(3)
+                    // Every put first reads the key's header; for a new document that lookup misses, and a bloom
+                    // filter over the memtable's whole keys answers it without searching the skip list.
+                    .setMemtablePrefixBloomSizeRatio(0.05)
+                    .setMemtableWholeKeyFiltering(true));
+            ColumnFamilyOptions smallOptions = own(resources, new ColumnFamilyOptions()
+                    .setTableFormatConfig(table)
+                    .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                    .setWriteBufferSize(SMALL_WRITE_BUFFER)
+                    .setMaxWriteBufferNumber(2));
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, smallOptions));
+            for (BucketSpace space : BucketSpace.values()) {
+                descriptors.add(new ColumnFamilyDescriptor(name("documents", space), documentOptions));
+                descriptors.add(new ColumnFamilyDescriptor(name("tombstones", space), smallOptions));
+            }
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            RocksDB db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
+            Map<BucketSpace, Families> families = new EnumMap<>(BucketSpace.class);
+            for (BucketSpace space : BucketSpace.values()) {
+                int index = 1 + 2 * space.ordinal();
+                families.put(space, new Families(handles.get(index), handles.get(index + 1)));
+            }
+            RocksStore store = new RocksStore(db, families, handles, resources);
+            store.checkFormat(directory);
+            return store;
+        } catch (RocksDBException e) {
+            closeAll(resources);
+            throw new IllegalStateException("Cannot open the embedded store in " + directory + ": "
+                                            + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeAll(resources);
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T own(List<AutoCloseable> resources, T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    private static byte[] name(String kind, BucketSpace space) {
+        return (kind + "." + space.wireName()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void checkFormat(Path directory) throws RocksDBException {
+        byte[] format = db.get(FORMAT_KEY);
+        if (format == null) {
+            db.put(FORMAT_KEY, FORMAT);
+        } else if (!Arrays.equals(format, FORMAT)) {
+            close();
+            throw new IllegalStateException("Data directory " + directory + " holds data of format '"
+                                            + new String(format, StandardCharsets.UTF_8) + "', not '"
+                                            + new String(FORMAT, StandardCharsets.UTF_8) + "'");
+        }
+    }
+
+    RocksDB db() {
+        return db;
+    }
+
+    Families families(BucketSpace space) {
+        return families.get(space);
+    }
+
+    /** RocksDB's integer property {@code name} summed over the column families of every space. */
+    long sum(String name, boolean documents) throws RocksDBException {
+        long sum = 0;
+        for (Families family : families.values()) {
+            sum += db.getLongProperty(documents ? family.documents : family.tombstones, name);
+        }
+        return sum;
+    }
+
+    /** Bytes of the write-ahead log files still kept. */
+    long walBytes() throws RocksDBException {
+        long sum = 0;
+        for (LogFile file : db.getSortedWalFiles()) {
+            sum += file.sizeFileBytes();
+        }
+        return sum;
+    }
+
+    /** Flushes every memtable to SST files, waiting for it, so the next open replays no log. */
+    void flush() throws RocksDBException {
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flush, handles);
+        }
+    }
+
+    /** Closes the database and its native resources; the caller makes sure nothing uses them any more. */
+    @Override
+    public void close() {
+        for (ColumnFamilyHandle handle : handles) {
+            handle.close();
+        }
+        try {
+            db.closeE();
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("Closing the embedded store failed: " + e.getMessage(), e);
+        } finally {
+            closeAll(resources);
+        }
+    }
+
+    private static void closeAll(List<AutoCloseable> resources) {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                // Native option objects do not fail to close; nothing useful to do if one did.
+            }
+        }
+        resources.clear();
+    }
+
+}

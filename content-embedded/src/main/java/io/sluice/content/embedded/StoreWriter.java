@@ -1,0 +1,21 @@
+package io.sluice.content.embedded;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** Writes batches of mutations to the store, atomically per batch, durably as its {@link Durability} says. */
+interface StoreWriter extends AutoCloseable {
+
+    /**
+     * Writes {@code mutations} as one atomic batch. The future completes once the batch is as durable as promised;
+     * it fails with {@link org.rocksdb.RocksDBException} if RocksDB refused it (nothing of it was written), with
+     * {@link java.util.concurrent.RejectedExecutionException} if too many batches wait already, and with
+     * {@link IllegalStateException} after {@link #close()}.
+     */
+    CompletableFuture<Void> write(List<Mutation> mutations);
+
+    /** Writes what was accepted before, then stops; blocks until done. */
+    @Override
+    void close();
+
+}

@@ -1,0 +1,90 @@
+package io.sluice.content.embedded;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GroupCommitWriterTest {
+
+    @TempDir(factory = MemoryBackedTempDir.class)
+    Path directory;
+
+    private Options options;
+    private RocksDB db;
+    private GroupCommitWriter writer;
+
+    @BeforeEach
+    void open() throws RocksDBException {
+        RocksDB.loadLibrary();
+        options = new Options().setCreateIfMissing(true);
+        db = RocksDB.open(options, directory.toString());
+        writer = new GroupCommitWriter(db, 10_000, "test-commit", Runnable::run);
+    }
+
+    @AfterEach
+    void close() {
+        writer.close();
+        db.close();
+        options.close();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private List<CompletableFuture<Void>> writeMany(int count) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            writes.add(writer.write(List.of(Mutation.put(db.getDefaultColumnFamily(), bytes("k" + i),
+                                                         bytes("v" + i)))));
+        }
+        return writes;
+    }
+
+    @Test
+    void write_manyAtOnce_completesEachOnceItIsStored() throws RocksDBException {
+        List<CompletableFuture<Void>> writes = writeMany(500);
+
+        CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).join();
+
+        for (int i = 0; i < 500; i++) {
+            assertArrayEquals(bytes("v" + i), db.get(bytes("k" + i)));
+        }
+    }
+
+    @Test
+    void close_withQueuedWrites_writesThemFirst() throws RocksDBException {
+        List<CompletableFuture<Void>> writes = writeMany(200);
+
+        writer.close();
+
+        assertTrue(writes.stream().allMatch(write -> write.isDone() && !write.isCompletedExceptionally()));
+        assertArrayEquals(bytes("v199"), db.get(bytes("k199")));
+    }
+
+    @Test
+    void write_afterClose_failsWithIllegalState() {
+        writer.close();
+
+        CompletionException e = assertThrows(CompletionException.class, () -> writeMany(1).get(0).join());
+
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+    }
+
+}

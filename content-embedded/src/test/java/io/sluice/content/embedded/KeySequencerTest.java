@@ -1,0 +1,82 @@
+package io.sluice.content.embedded;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class KeySequencerTest {
+
+    private final KeySequencer sequencer = new KeySequencer();
+    private final List<String> started = new ArrayList<>();
+
+    private CompletableFuture<String> task(String name, CompletableFuture<String> completion) {
+        started.add(name);
+        return completion;
+    }
+
+    @Test
+    void run_sameKey_startsNextOnlyAfterPreviousCompletes() {
+        CompletableFuture<String> first = new CompletableFuture<>();
+        sequencer.run("k", () -> task("first", first));
+        sequencer.run("k", () -> task("second", CompletableFuture.completedFuture("2")));
+
+        assertEquals(List.of("first"), started);
+        first.complete("1");
+        assertEquals(List.of("first", "second"), started);
+    }
+
+    @Test
+    void run_differentKeys_startsAtOnce() {
+        sequencer.run("a", () -> task("a", new CompletableFuture<>()));
+        sequencer.run("b", () -> task("b", new CompletableFuture<>()));
+
+        assertEquals(List.of("a", "b"), started);
+    }
+
+    @Test
+    void run_completesWithTaskResult() {
+        CompletableFuture<String> result = sequencer.run("k", () -> CompletableFuture.completedFuture("done"));
+
+        assertEquals("done", result.join());
+    }
+
+    @Test
+    void run_afterFailedTask_startsNextAndReportsFailure() {
+        CompletableFuture<String> failed = sequencer.run("k", () -> {
+            throw new IllegalStateException("boom");
+        });
+        CompletableFuture<String> next = sequencer.run("k", () -> CompletableFuture.completedFuture("ok"));
+
+        assertTrue(failed.isCompletedExceptionally());
+        assertEquals("ok", next.join());
+    }
+
+    @Test
+    void run_allCompleted_keepsNoKeys() {
+        CompletableFuture<String> pending = new CompletableFuture<>();
+        sequencer.run("k", () -> pending);
+        sequencer.run("k", () -> CompletableFuture.completedFuture("x"));
+        assertEquals(1, sequencer.activeKeys());
+
+        pending.complete("y");
+
+        assertEquals(0, sequencer.activeKeys());
+    }
+
+    @Test
+    void run_sameKeyQueuedBehindPending_doesNotCompleteEarly() {
+        CompletableFuture<String> pending = new CompletableFuture<>();
+        sequencer.run("k", () -> pending);
+
+        CompletableFuture<String> queued = sequencer.run("k", () -> CompletableFuture.completedFuture("x"));
+
+        assertFalse(queued.isDone());
+    }
+
+}

@@ -1,0 +1,2 @@
+/** The in-memory content backend. */
+package io.sluice.content.memory;

@@ -1,0 +1,98 @@
+package io.sluice.content;
+
+import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentUpdate;
+import io.sluice.document.FieldSet;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A document store: the seam between the /document/v1 handler and whatever keeps the documents (in memory, on local
+ * disk, in a distributed store). Implementations are thread-safe and never block the calling thread; every operation
+ * completes its future with an {@link Outcome} value, never exceptionally (a bug becomes {@link Outcome.Status#ERROR}).
+ *
+ * <h2>Versions and timestamps</h2>
+ * Each write of a document gets a timestamp in microseconds from the backend's clock, strictly greater than that of
+ * the document's previous version. A remove leaves a tombstone carrying its own timestamp, which visits with
+ * {@code includeRemoves} return; a get or update treats a tombstone as a missing document. Backends may forget
+ * tombstones after a retention period.
+ *
+ * <h2>Ordering</h2>
+ * Operations on one document id are applied in the order they were issued (the order of the calls), whatever the
+ * thread; operations on different ids may run in parallel.
+ *
+ * <h2>Test-and-set conditions and create-if-nonexistent</h2>
+ * A condition holds only if it evaluates to {@code TRUE} against the newest live version; {@code INVALID} counts as
+ * false. Against a missing document (or a tombstone):
+ * <ul>
+ *   <li>put: without condition it is simply written; with a condition it fails with CONDITION_FAILED unless
+ *       create-if-nonexistent is set, in which case it is written as if there were no condition;</li>
+ *   <li>update: without create it succeeds with {@code found() == false} and writes nothing; with create the update
+ *       is applied to an empty document ({@code Document.of(type, id)}), ignoring any condition; with a condition and
+ *       no create it fails with CONDITION_FAILED;</li>
+ *   <li>remove: succeeds with {@code found() == false}, unless it has a condition, then CONDITION_FAILED;</li>
+ *   <li>get: NOT_FOUND, with or without a condition.</li>
+ * </ul>
+ *
+ * <h2>Deadlines and limits</h2>
+ * An operation not started by {@link OperationOptions#deadline()} completes with TIMEOUT and is not applied. A backend
+ * with too many operations pending answers OVERLOAD, one that is full INSUFFICIENT_STORAGE, and one whose storage cannot
+ * serve the operation now (a distributed store with too few live nodes) UNAVAILABLE; none of them applies the
+ * operation. After {@link #close()}, operations complete with ERROR.
+ *
+ * <h2>Threads</h2>
+ * Futures may complete on a backend thread; dependent actions must be quick and must not block, or hand off to
+ * their own executor.
+ */
+public interface ContentBackend extends AutoCloseable {
+
+    /**
+     * Writes {@code document}, replacing any previous version. On success, {@code found()} says whether a live
+     * version existed before.
+     */
+    CompletableFuture<Outcome> put(Document document, OperationOptions options);
+
+    /**
+     * Reads the newest live version of {@code id}, with only the fields {@code fields} keeps: SUCCESS with the
+     * document and its timestamp, NOT_FOUND if there is none, CONDITION_FAILED if there is one but the condition does
+     * not hold.
+     */
+    CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options);
+
+    /**
+     * Applies {@code update} to the newest live version. Creates the document if missing when
+     * {@code update.createIfNonExistent()} or {@code options.createIfNonExistent()}. If {@code update.applyTo} throws,
+     * completes with ERROR carrying its message and writes nothing.
+     */
+    CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options);
+
+    /** Removes {@code id}, leaving a tombstone; {@code options.createIfNonExistent()} is ignored. */
+    CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options);
+
+    /**
+     * Starts a visit; nothing is read until the first {@link Visit#next}.
+     *
+     * @throws InvalidProgressTokenException if the spec's progress token was made for another slice, bucket space or
+     *                                       distribution bit count
+     */
+    Visit visit(VisitSpec spec);
+
+    /**
+     * Figures describing the store now, for metrics: names from {@link ContentStatistics} to values, only those this
+     * backend can tell. Cheap enough to call on every metrics request, and does not wait for operations. Never
+     * throws: a closed backend, or one that cannot read its figures, reports none. This default reports none.
+     */
+    default Map<String, Number> statistics() {
+        return Map.of();
+    }
+
+    /**
+     * Stops accepting operations and releases resources. Operations already issued still complete (possibly with
+     * ERROR); later ones complete with ERROR.
+     */
+    @Override
+    void close();
+
+}

@@ -1,0 +1,26 @@
+package io.sluice.content;
+
+/**
+ * The names of the figures {@link ContentBackend#statistics()} reports. A backend reports those it can tell and
+ * leaves out the rest; metrics export each as {@code content.<name>}.
+ */
+public final class ContentStatistics {
+
+    /** Live documents, all bucket spaces; an estimate where the store only estimates it. */
+    public static final String DOCUMENTS = "documents";
+    /** Tombstones kept for removed documents. */
+    public static final String TOMBSTONES = "tombstones";
+    /** Bytes the stored documents take: compressed files on disk, or estimated object sizes in memory. */
+    public static final String STORED_BYTES = "stored_bytes";
+    /** Bytes of write-ahead log on disk, replayed if the process crashes now. */
+    public static final String WAL_BYTES = "wal_bytes";
+    /** Bytes of writes held in memory, not yet in the stored files. */
+    public static final String MEMTABLE_BYTES = "memtable_bytes";
+    /** Operations issued to the backend and not yet completed. */
+    public static final String PENDING_OPERATIONS = "pending_operations";
+    /** Seconds opening the store took, recovery from its log included. */
+    public static final String RECOVERY_SECONDS = "recovery_seconds";
+
+    private ContentStatistics() { }
+
+}

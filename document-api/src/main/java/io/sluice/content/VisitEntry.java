@@ -1,0 +1,73 @@
+package io.sluice.content;
+
+import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One item a visit returns: a document (filtered by the visit's field set) or, with {@code includeRemoves}, the
+ * tombstone of a removed one; either with the backend timestamp of that version.
+ */
+public final class VisitEntry {
+
+    private final DocumentId id;
+    private final long timestamp;
+    private final Document document;
+
+    private VisitEntry(DocumentId id, long timestamp, Document document) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.timestamp = timestamp;
+        this.document = document;
+    }
+
+    /** A document stored at {@code timestamp}. */
+    public static VisitEntry put(Document document, long timestamp) {
+        return new VisitEntry(document.id(), timestamp, document);
+    }
+
+    /** The tombstone of {@code id}, removed at {@code timestamp}. */
+    public static VisitEntry remove(DocumentId id, long timestamp) {
+        return new VisitEntry(id, timestamp, null);
+    }
+
+    public DocumentId id() {
+        return id;
+    }
+
+    /** Microseconds the backend assigned to this version. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    /** Whether this is a tombstone. */
+    public boolean isRemove() {
+        return document == null;
+    }
+
+    /** The document; empty for a tombstone. */
+    public Optional<Document> document() {
+        return Optional.ofNullable(document);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof VisitEntry)) {
+            return false;
+        }
+        VisitEntry other = (VisitEntry) o;
+        return id.equals(other.id) && timestamp == other.timestamp && Objects.equals(document, other.document);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, timestamp);
+    }
+
+    @Override
+    public String toString() {
+        return (document == null ? "remove " + id : "put " + document) + " @" + timestamp;
+    }
+
+}

@@ -1,2 +1,0 @@
-/** The in-memory content backend. */
-package io.sluice.document.content.memory;

@@ -1,0 +1,51 @@
+package io.sluice.content;
+
+import io.sluice.document.BucketId;
+import io.sluice.document.DocumentId;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DocumentKeyTest {
+
+    @Test
+    void of_usesOrderKeyOfDocumentsBucket() {
+        DocumentId id = DocumentId.of("id:ns:mytype::1");
+        assertEquals(new DocumentKey(BucketId.of(id).orderKey(), "id:ns:mytype::1"), DocumentKey.of(id));
+    }
+
+    @Test
+    void compareTo_ordersOrderKeysUnsigned() {
+        assertTrue(new DocumentKey(1, "a").compareTo(new DocumentKey(-1L, "a")) < 0);
+    }
+
+    @Test
+    void compareTo_bucketStart_precedesDocumentsWithSameOrderKey() {
+        assertTrue(DocumentKey.bucketStart(5).compareTo(new DocumentKey(5, "id:a:b::c")) < 0);
+    }
+
+    @Test
+    void compareTo_idsInCodePointOrder_notUtf16Order() {
+        String supplementary = "id:ns:t::" + new String(Character.toChars(0x1F600));
+        String highBmp = "id:ns:t::\uFF01";
+        // UTF-16 puts the surrogate pair (0xD83D...) first; code points (and UTF-8 bytes) put U+FF01 first.
+        assertTrue(supplementary.compareTo(highBmp) < 0);
+        assertTrue(new DocumentKey(0, highBmp).compareTo(new DocumentKey(0, supplementary)) < 0);
+    }
+
+    @Test
+    void compareTo_prefix_sortsFirst() {
+        assertTrue(new DocumentKey(0, "id:ns:t::a").compareTo(new DocumentKey(0, "id:ns:t::ab")) < 0);
+    }
+
+    @Test
+    void superbucket_isContiguousInKeyOrder() {
+        DocumentId a = DocumentId.of("id:ns:t:n=5:a");
+        DocumentId b = DocumentId.of("id:ns:t:n=5:b");
+        KeyRange superbucket = new KeyRange(Long.reverse(5L & 0xFF), Long.reverse(5L & 0xFF) + (1L << 56) - 1);
+        assertTrue(superbucket.contains(DocumentKey.of(a).orderKey()));
+        assertTrue(superbucket.contains(DocumentKey.of(b).orderKey()));
+    }
+
+}
