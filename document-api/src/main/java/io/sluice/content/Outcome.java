@@ -1,7 +1,10 @@
 package io.sluice.content;
 
 import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
+import io.sluice.document.select.DocumentSelection;
 
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,6 +15,9 @@ import java.util.Optional;
  * returned version) and whether the document existed; an update or remove of a missing document succeeds with
  * {@code found() == false} and timestamp 0. A get that finds the document returns it, filtered by the requested field
  * set, from {@link #document()}. Every other status carries a message for the client.
+ *
+ * <p>A backend that writes a plain put or remove without reading the previous version (see {@link ContentBackend})
+ * cannot tell whether the document existed: its outcome says so with {@link #foundKnown()} false.
  */
 public final class Outcome {
 
@@ -46,19 +52,34 @@ public final class Outcome {
     private final String message;
     private final long timestamp;
     private final boolean found;
+    private final boolean foundKnown;
     private final Document document;
 
     private Outcome(Status status, String message, long timestamp, boolean found, Document document) {
+        this(status, message, timestamp, found, true, document);
+    }
+
+    private Outcome(Status status, String message, long timestamp, boolean found, boolean foundKnown,
+                    Document document) {
         this.status = status;
         this.message = Objects.requireNonNull(message, "message");
         this.timestamp = timestamp;
         this.found = found;
+        this.foundKnown = foundKnown;
         this.document = document;
     }
 
     /** A write that was applied at {@code timestamp}; {@code found} says whether the document existed before. */
     public static Outcome written(long timestamp, boolean found) {
         return new Outcome(Status.SUCCESS, "", timestamp, found, null);
+    }
+
+    /**
+     * A plain put or remove applied at {@code timestamp} without reading the previous version: whether the document
+     * existed is unknown ({@link #found()} is false, {@link #foundKnown()} too).
+     */
+    public static Outcome writtenWithoutRead(long timestamp) {
+        return new Outcome(Status.SUCCESS, "", timestamp, false, false, null);
     }
 
     /** An update or remove of a document that does not exist: success, nothing written. */
@@ -77,6 +98,21 @@ public final class Outcome {
             throw new IllegalArgumentException("A success outcome needs a timestamp; use written, missing or found");
         }
         return new Outcome(status, message, 0, false, null);
+    }
+
+    /** A test-and-set {@code condition} that does not hold for the live document {@code id}. */
+    public static Outcome conditionNotMet(DocumentSelection condition, DocumentId id) {
+        return conditionFailed("Condition '" + condition + "' is not met by document '" + id + "'");
+    }
+
+    /** A test-and-set {@code condition} on {@code id}, which does not exist (and may not be created). */
+    public static Outcome conditionOnMissing(DocumentSelection condition, DocumentId id) {
+        return conditionFailed("Condition '" + condition + "' is not met: document '" + id + "' does not exist");
+    }
+
+    /** An operation, described by {@code what} (e.g. "put of 'id:...'"), whose deadline passed before it started. */
+    public static Outcome deadlinePassed(String what, Instant deadline) {
+        return timeout(what + " timed out: deadline " + deadline + " passed");
     }
 
     public static Outcome notFound(String message) {
@@ -126,9 +162,17 @@ public final class Outcome {
         return timestamp;
     }
 
-    /** For successes: whether the document existed (as a live document, not a tombstone) before the operation. */
+    /**
+     * For successes: whether the document existed (as a live document, not a tombstone) before the operation; false
+     * also when that is unknown ({@link #foundKnown()}).
+     */
     public boolean found() {
         return found;
+    }
+
+    /** False only for a plain put or remove that the backend applied without reading the previous version. */
+    public boolean foundKnown() {
+        return foundKnown;
     }
 
     /** The document a successful get read, filtered by its field set; empty for every other outcome. */
@@ -143,7 +187,7 @@ public final class Outcome {
         }
         Outcome other = (Outcome) o;
         return status == other.status && message.equals(other.message) && timestamp == other.timestamp
-               && found == other.found && Objects.equals(document, other.document);
+               && found == other.found && foundKnown == other.foundKnown && Objects.equals(document, other.document);
     }
 
     @Override
@@ -156,7 +200,7 @@ public final class Outcome {
         if (status != Status.SUCCESS) {
             return status + ": " + message;
         }
-        return "SUCCESS(timestamp " + timestamp + (found ? ", found" : ", not found")
+        return "SUCCESS(timestamp " + timestamp + (!foundKnown ? ", not read" : found ? ", found" : ", not found")
                + (document == null ? "" : ", " + document) + ")";
     }
 

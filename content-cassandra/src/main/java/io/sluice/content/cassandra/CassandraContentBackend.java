@@ -3,9 +3,7 @@ package io.sluice.content.cassandra;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import io.sluice.content.cassandra.ConditionalWriter.Decision;
 import io.sluice.document.Document;
-import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.DocumentUpdate;
@@ -13,23 +11,21 @@ import io.sluice.document.FieldSet;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.OperationOptions;
+import io.sluice.content.OperationSequencer;
 import io.sluice.content.Outcome;
 import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
-import io.sluice.document.select.DocumentSelection;
-import io.sluice.document.select.DocumentSelectionContext;
+import io.sluice.content.WriteRules;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A {@link ContentBackend} on Apache Cassandra (4.1, 5.0 and compatible servers) through the DataStax/Apache Java
@@ -59,8 +55,7 @@ public final class CassandraContentBackend implements ContentBackend {
     private final DocumentCodec codec;
     private final Clock clock;
     private final ExecutorService executor;
-    private final KeyedChains<ChainKey> chains = new KeyedChains<>();
-    private final AtomicInteger pending = new AtomicInteger();
+    private final OperationSequencer sequencer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ConditionalWriter writer;
 
@@ -78,7 +73,9 @@ public final class CassandraContentBackend implements ContentBackend {
             return thread;
         });
         this.schema = Schema.prepare(session, options);
-        this.writer = new ConditionalWriter(session, schema, options, clock, executor);
+        this.writer = new ConditionalWriter(session, schema, options, codec, clock, executor, Pauses.on(executor));
+        this.sequencer = new OperationSequencer("Cassandra", clock, options.maxPendingOperations(), closed::get,
+                                                (what, failure) -> Failures.outcome(Failures.unwrap(failure), what));
     }
 
     /**
@@ -121,79 +118,32 @@ public final class CassandraContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions op) {
         DocumentId id = document.id();
-        Optional<DocumentSelection> condition = op.condition();
-        return submit(id, op, "put of '" + id + "'", () -> {
-            byte[] body = codec.encode(document);
-            return writer.write(id, op, "put of '" + id + "'", current -> {
-                boolean found = current != null && current.isLive();
-                if (condition.isPresent()) {
-                    if (found && !holds(condition.get(), codec.decode(id, current))) {
-                        return Decision.finish(conditionNotMet(condition.get(), id));
-                    }
-                    if (!found && !op.createIfNonExistent()) {
-                        return Decision.finish(conditionOnMissing(condition.get(), id));
-                    }
-                }
-                return Decision.put(body, found);
-            });
-        });
+        String what = "put of '" + id + "'";
+        return submit(id, op, what, () -> writer.write(id, op, what,
+                                                       previous -> WriteRules.put(document, previous, op, clock)));
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions op) {
         Objects.requireNonNull(fields, "fields");
         String what = "get of '" + id + "'";
-        return submit(id, op, what, () -> writer.read(id, op, options.consistency()).thenApplyAsync(current -> {
-            if (current == null || !current.isLive()) {
-                return Outcome.notFound("Document '" + id + "' not found");
-            }
-            Document document = codec.decode(id, current);
-            Optional<DocumentSelection> condition = op.condition();
-            if (condition.isPresent() && !holds(condition.get(), document)) {
-                return conditionNotMet(condition.get(), id);
-            }
-            return Outcome.found(fields.filter(document), current.timestamp());
-        }, executor));
+        return submit(id, op, what, () -> writer.read(id, op, options.consistency()).thenApplyAsync(
+                current -> WriteRules.get(id, codec.version(id, current), fields, op, clock), executor));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions op) {
         DocumentId id = update.id();
-        boolean create = update.createIfNonExistent() || op.createIfNonExistent();
-        Optional<DocumentSelection> condition = op.condition();
         String what = "update of '" + id + "'";
-        return submit(id, op, what, () -> writer.write(id, op, what, current -> {
-            if (current != null && current.isLive()) {
-                Document previous = codec.decode(id, current);
-                if (condition.isPresent() && !holds(condition.get(), previous)) {
-                    return Decision.finish(conditionNotMet(condition.get(), id));
-                }
-                return Decision.put(codec.encode(update.applyTo(previous)), true);
-            }
-            if (create) {
-                return Decision.put(codec.encode(update.applyTo(Document.of(update.type(), id))), false);
-            }
-            return Decision.finish(condition.isPresent() ? conditionOnMissing(condition.get(), id)
-                                                         : Outcome.missing());
-        }));
+        return submit(id, op, what, () -> writer.write(id, op, what,
+                                                       previous -> WriteRules.update(update, previous, op, clock)));
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions op) {
-        Optional<DocumentSelection> condition = op.condition();
         String what = "remove of '" + id + "'";
-        return submit(id, op, what, () -> writer.write(id, op, what, current -> {
-            boolean found = current != null && current.isLive();
-            if (condition.isPresent()) {
-                if (!found) {
-                    return Decision.finish(conditionOnMissing(condition.get(), id));
-                }
-                if (!holds(condition.get(), codec.decode(id, current))) {
-                    return Decision.finish(conditionNotMet(condition.get(), id));
-                }
-            }
-            return found ? Decision.tombstone() : Decision.finish(Outcome.missing());
-        }));
+        return submit(id, op, what, () -> writer.write(id, op, what,
+                                                       previous -> WriteRules.remove(id, previous, op, clock)));
     }
 
     /**
@@ -210,62 +160,8 @@ public final class CassandraContentBackend implements ContentBackend {
 
     /** Admission, per-id ordering and failure mapping around {@code operation}. */
     private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions op, String what,
-                                              java.util.function.Supplier<CompletableFuture<Outcome>> operation) {
-        if (closed.get()) {
-            return CompletableFuture.completedFuture(closedOutcome());
-        }
-        if (missed(op.deadline())) {
-            return CompletableFuture.completedFuture(timedOut(what, op.deadline()));
-        }
-        if (pending.incrementAndGet() > options.maxPendingOperations()) {
-            pending.decrementAndGet();
-            return CompletableFuture.completedFuture(Outcome.overload(
-                    "Rejecting " + what + ": " + options.maxPendingOperations() + " operations already pending"));
-        }
-        return chains.add(new ChainKey(op.bucketSpace(), id), () -> {
-            if (closed.get()) {
-                return CompletableFuture.completedFuture(closedOutcome());
-            }
-            if (missed(op.deadline())) {
-                return CompletableFuture.completedFuture(timedOut(what, op.deadline()));
-            }
-            return operation.get();
-        }).handle((outcome, failure) -> {
-            pending.decrementAndGet();
-            if (failure == null) {
-                return outcome;
-            }
-            Throwable cause = Failures.unwrap(failure);
-            if (cause instanceof DocumentException) {
-                return Outcome.error(cause.getMessage());
-            }
-            return Failures.outcome(cause, what);
-        });
-    }
-
-    private boolean missed(Instant deadline) {
-        return clock.instant().isAfter(deadline);
-    }
-
-    private boolean holds(DocumentSelection condition, Document document) {
-        return condition.matches(DocumentSelectionContext.of(document), clock);
-    }
-
-    private static Outcome timedOut(String what, Instant deadline) {
-        return Outcome.timeout(what + " timed out: deadline " + deadline + " passed");
-    }
-
-    private static Outcome closedOutcome() {
-        return Outcome.error("The Cassandra content backend is closed");
-    }
-
-    private static Outcome conditionNotMet(DocumentSelection condition, DocumentId id) {
-        return Outcome.conditionFailed("Condition '" + condition + "' is not met by document '" + id + "'");
-    }
-
-    private static Outcome conditionOnMissing(DocumentSelection condition, DocumentId id) {
-        return Outcome.conditionFailed("Condition '" + condition + "' is not met: document '" + id
-                                       + "' does not exist");
+                                              Supplier<CompletableFuture<Outcome>> operation) {
+        return sequencer.run(new ChainKey(op.bucketSpace(), id), what, op.deadline(), operation);
     }
 
     /**

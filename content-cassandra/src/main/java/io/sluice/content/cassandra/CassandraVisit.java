@@ -4,19 +4,15 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.content.DocumentKey;
 import io.sluice.content.KeyRange;
-import io.sluice.content.Visit;
+import io.sluice.content.PulledVisit;
 import io.sluice.content.VisitBatch;
 import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
-import io.sluice.document.select.DocumentSelection;
-import io.sluice.document.select.DocumentSelectionContext;
-import io.sluice.document.select.SelectionContext;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,7 +24,6 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -46,7 +41,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>With explicit buckets</b> (from the selection) the visit reads just their key ranges in their partitions.
  */
-final class CassandraVisit implements Visit {
+final class CassandraVisit extends PulledVisit {
 
     /** Queries one {@link #next} makes at most before returning what it has, so sparse matches cannot hog it. */
     static final int MAX_QUERIES_PER_BATCH = 8;
@@ -61,15 +56,10 @@ final class CassandraVisit implements Visit {
     private final CqlSession session;
     private final Schema.Statements statements;
     private final VisitPlan plan;
-    private final VisitSpec spec;
     private final CassandraOptions options;
     private final DocumentCodec codec;
-    private final Clock clock;
     private final Executor executor;
-    private final BooleanSupplier backendClosed;
     private final int shift;
-    private final AtomicBoolean busy = new AtomicBoolean();
-    private volatile boolean cancelled;
     private volatile DocumentKey position; // null once finished
     private volatile int window = 64;
     private volatile boolean listed;
@@ -78,35 +68,20 @@ final class CassandraVisit implements Visit {
     CassandraVisit(CqlSession session, Schema.Statements statements, VisitPlan plan, VisitSpec spec,
                    CassandraOptions options, DocumentCodec codec, Clock clock, Executor executor,
                    BooleanSupplier backendClosed) {
+        super("Cassandra", spec, clock, backendClosed);
         this.session = session;
         this.statements = statements;
         this.plan = plan;
-        this.spec = spec;
         this.options = options;
         this.codec = codec;
-        this.clock = clock;
         this.executor = executor;
-        this.backendClosed = backendClosed;
         this.shift = 64 - options.distributionBits();
         this.position = plan.start();
     }
 
     @Override
-    public CompletableFuture<VisitBatch> next(int maxEntries) {
-        if (maxEntries < 1) {
-            throw new IllegalArgumentException("maxEntries must be positive, but was " + maxEntries);
-        }
-        if (cancelled) {
-            return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
-        }
-        if (backendClosed.getAsBoolean()) {
-            return CompletableFuture.failedFuture(new IllegalStateException("The Cassandra content backend is closed"));
-        }
-        if (!busy.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("Another next() of this visit is pending"));
-        }
+    protected CompletableFuture<VisitBatch> read(int maxEntries) {
         return step(new ArrayList<>(), maxEntries, position, 0).handle((batch, failure) -> {
-            busy.set(false);
             if (failure != null) {
                 throw Failures.visitFailure(failure, "a visit of bucket space '" + spec.bucketSpace().wireName() + "'");
             }
@@ -114,13 +89,8 @@ final class CassandraVisit implements Visit {
         });
     }
 
-    @Override
-    public void cancel() {
-        cancelled = true;
-    }
-
     private CompletableFuture<VisitBatch> step(List<VisitEntry> out, int maxEntries, DocumentKey at, int queries) {
-        if (cancelled) {
+        if (isCancelled()) {
             return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
         }
         Optional<KeyRange> unit = at == null ? Optional.empty() : plan.unitAt(at);
@@ -304,30 +274,18 @@ final class CassandraVisit implements Visit {
 
     private Optional<VisitEntry> accept(Row row) {
         StoredVersion version = StoredVersion.of(row, 3);
-        if (!spec.timeRange().contains(version.timestamp())) {
-            return Optional.empty();
+        if (!inTimeRange(version.timestamp())) {
+            return Optional.empty(); // before decoding anything
         }
         DocumentId id = DocumentId.of(row.getString(2));
         if (version.isLive()) {
-            Document document = codec.decode(id, version);
-            if (!matches(DocumentSelectionContext.of(document))) {
-                return Optional.empty();
-            }
-            return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), version.timestamp()));
+            return live(codec.decode(id, version), version.timestamp());
         }
         if (!spec.includeRemoves()) {
             return Optional.empty();
         }
         Optional<DocumentType> type = codec.type(id);
-        if (type.isEmpty() || !matches(DocumentSelectionContext.removed(id, type.get()))) {
-            return Optional.empty();
-        }
-        return Optional.of(VisitEntry.remove(id, version.timestamp()));
-    }
-
-    private boolean matches(SelectionContext context) {
-        Optional<DocumentSelection> selection = spec.selection();
-        return selection.isEmpty() || selection.get().matches(context, clock);
+        return type.isEmpty() ? Optional.empty() : removed(id, type.get(), version.timestamp());
     }
 
 }

@@ -6,8 +6,11 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.sluice.document.BucketId;
 import io.sluice.document.DocumentId;
+import io.sluice.content.Decision;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
+import io.sluice.content.Timestamps;
+import io.sluice.content.Version;
 
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -16,7 +19,6 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -36,31 +38,19 @@ final class ConditionalWriter {
     private final CassandraOptions options;
     private final Clock clock;
     private final Executor executor;
+    private final Pauses pauses;
+    private final DocumentCodec codec;
     private final int tombstoneTtlSeconds;
 
-    /** What a write decided after reading the current version: an outcome without writing, or a new version. */
-    record Decision(Outcome outcome, boolean removed, byte[] body, boolean found) {
-
-        static Decision finish(Outcome outcome) {
-            return new Decision(outcome, false, null, false);
-        }
-
-        static Decision put(byte[] body, boolean found) {
-            return new Decision(null, false, body, found);
-        }
-
-        static Decision tombstone() {
-            return new Decision(null, true, null, true);
-        }
-
-    }
-
-    ConditionalWriter(CqlSession session, Schema schema, CassandraOptions options, Clock clock, Executor executor) {
+    ConditionalWriter(CqlSession session, Schema schema, CassandraOptions options, DocumentCodec codec, Clock clock,
+                      Executor executor, Pauses pauses) {
         this.session = session;
         this.schema = schema;
         this.options = options;
+        this.codec = codec;
         this.clock = clock;
         this.executor = executor;
+        this.pauses = pauses;
         this.tombstoneTtlSeconds = (int) options.tombstoneRetention().getSeconds();
     }
 
@@ -77,37 +67,41 @@ final class ConditionalWriter {
         });
     }
 
-    /** Reads the current version, lets {@code decide} choose an outcome or a new version, and writes it. */
+    /**
+     * Reads the current version, lets {@code decide} (the {@link io.sluice.content.WriteRules}, given the version as
+     * they see it, or null for none) choose an outcome or a new version, and writes it.
+     */
     CompletableFuture<Outcome> write(DocumentId id, OperationOptions op, String what,
-                                             Function<StoredVersion, Decision> decide) {
+                                     Function<Version, Decision> decide) {
         return attempt(id, op, what, decide, 1, options.consistency());
     }
 
     private CompletableFuture<Outcome> attempt(DocumentId id, OperationOptions op, String what,
-                                               Function<StoredVersion, Decision> decide, int attempt,
+                                               Function<Version, Decision> decide, int attempt,
                                                ConsistencyLevel readLevel) {
         return read(id, op, readLevel).handleAsync((current, readFailure) -> {
             if (readFailure != null) {
                 return CompletableFuture.completedFuture(Failures.beforeWrite(readFailure, what));
             }
-            Decision decision = decide.apply(current);
-            if (decision.outcome() != null) {
-                return CompletableFuture.completedFuture(decision.outcome());
+            Version version = codec.version(id, current);
+            Decision decision = decide.apply(version);
+            if (decision.isAnswer()) {
+                return CompletableFuture.completedFuture(decision.answer());
             }
             if (missed(op.deadline())) {
-                return CompletableFuture.completedFuture(timedOut(what, op.deadline()));
+                return CompletableFuture.completedFuture(Outcome.deadlinePassed(what, op.deadline()));
             }
-            long now = nowMicros();
-            long timestamp = current == null ? now : Math.max(now, current.timestamp() + 1);
+            long timestamp = Timestamps.after(clock, version);
+            boolean removed = decision.isTombstone();
             UUID attemptId = UUID.randomUUID();
             Key key = Key.of(id, options.distributionBits());
             BoundStatement write = schema.of(op.bucketSpace()).write()
-                    .bind(decision.removed() ? tombstoneTtlSeconds : 0, timestamp, decision.removed(),
-                          decision.body() == null ? null : ByteBuffer.wrap(decision.body()), attemptId,
+                    .bind(removed ? tombstoneTtlSeconds : 0, timestamp, removed,
+                          removed ? null : ByteBuffer.wrap(codec.encode(decision.document())), attemptId,
                           key.sb(), key.orderKey(), key.id(), current == null ? null : current.timestamp())
                     .setIdempotent(false)
                     .setTimeout(remaining(op.deadline()));
-            Outcome written = Outcome.written(timestamp, decision.found());
+            Outcome written = decision.written(timestamp);
             return session.executeAsync(write).toCompletableFuture().handle((result, failure) -> {
                 if (failure == null) {
                     return result.wasApplied() ? CompletableFuture.completedFuture(written)
@@ -123,7 +117,7 @@ final class ConditionalWriter {
 
     /** After losing a race: decide again on the version a serial read sees, unless out of attempts. */
     private CompletableFuture<Outcome> retry(DocumentId id, OperationOptions op, String what,
-                                             Function<StoredVersion, Decision> decide, int attempt) {
+                                             Function<Version, Decision> decide, int attempt) {
         if (attempt >= MAX_ATTEMPTS) {
             return CompletableFuture.completedFuture(Outcome.overload(
                     "Gave up " + what + " after " + attempt + " attempts lost to concurrent writes of the document"));
@@ -138,7 +132,7 @@ final class ConditionalWriter {
      * "effect unknown" and do not retry).
      */
     private CompletableFuture<Outcome> resolveUnknown(DocumentId id, OperationOptions op, String what,
-                                                      Function<StoredVersion, Decision> decide, int attempt,
+                                                      Function<Version, Decision> decide, int attempt,
                                                       UUID attemptId, Outcome written, Throwable failure) {
         return checkApplied(id, op, attemptId, 1).handle((applied, checkFailure) -> {
             if (checkFailure != null) {
@@ -174,10 +168,8 @@ final class ConditionalWriter {
                     if (check >= MAX_CHECKS && (missed(op.deadline()) || !passes(failure))) {
                         return CompletableFuture.<Boolean>failedFuture(failure);
                     }
-                    long pauseMillis = RECHECK_PAUSE_MILLIS << Math.min(check - 1, 4);
-                    Executor later = CompletableFuture.delayedExecutor(pauseMillis, TimeUnit.MILLISECONDS);
-                    return CompletableFuture.supplyAsync(() -> null, later)
-                                            .thenCompose(ignored -> checkApplied(id, op, attemptId, check + 1));
+                    Duration pause = Duration.ofMillis(RECHECK_PAUSE_MILLIS << Math.min(check - 1, 4));
+                    return pauses.after(pause).thenCompose(ignored -> checkApplied(id, op, attemptId, check + 1));
                 }).thenCompose(Function.identity());
     }
 
@@ -201,14 +193,6 @@ final class ConditionalWriter {
         return clock.instant().isAfter(deadline);
     }
 
-    private long nowMicros() {
-        Instant now = clock.instant();
-        return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
-    }
-
-    private static Outcome timedOut(String what, Instant deadline) {
-        return Outcome.timeout(what + " timed out: deadline " + deadline + " passed");
-    }
 
     /** Where a document lives: its partition (superbucket cursor), bucket order key and id. */
     record Key(int sb, long orderKey, String id) {

@@ -5,6 +5,7 @@ import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
+import io.sluice.content.Version;
 import io.sluice.document.json.DocumentJson;
 import io.sluice.document.json.DocumentJsonReader;
 import io.sluice.document.json.DocumentJsonWriter;
@@ -47,6 +48,29 @@ final class DocumentCodec {
      */
     Document decode(DocumentId id, StoredVersion version) {
         return reader.readFields(id, version.body()).document();
+    }
+
+    /** {@code stored} (null for none) as the write rules see it: its document is decoded only if they ask. */
+    Version version(DocumentId id, StoredVersion stored) {
+        if (stored == null) {
+            return null;
+        }
+        return new Version() {
+            @Override
+            public boolean isLive() {
+                return stored.isLive();
+            }
+
+            @Override
+            public long timestamp() {
+                return stored.timestamp();
+            }
+
+            @Override
+            public Document document() {
+                return decode(id, stored);
+            }
+        };
     }
 
     /** The type of documents with {@code id}, if the schema has it. */

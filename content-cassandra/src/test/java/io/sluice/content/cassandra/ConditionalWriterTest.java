@@ -10,7 +10,15 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
+import io.sluice.content.Decision;
+import io.sluice.content.ManualClock;
+import io.sluice.content.Version;
+import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentType;
+import io.sluice.document.DocumentTypes;
+import io.sluice.document.PrimitiveType;
+import io.sluice.document.StringValue;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
 import io.sluice.content.Outcome.Status;
@@ -19,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,14 +51,25 @@ class ConditionalWriterTest {
     private static final DocumentId ID = DocumentId.of("id:ns:music::a");
     private static final byte[] BODY = "{\"title\":\"a\"}".getBytes(StandardCharsets.UTF_8);
 
+    private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING).build();
+    private static final Document DOCUMENT = Document.builder(MUSIC, ID).set("title", new StringValue("a")).build();
+
     private final ScriptedSession cassandra = new ScriptedSession();
+    /** Time passes only when the writer pauses: no test waits on real time. */
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final List<Duration> pauses = new ArrayList<>();
     private final ConditionalWriter writer = new ConditionalWriter(
             cassandra.session(), Schema.prepare(cassandra.session(), CassandraOptions.defaults("scripted", 3)),
-            CassandraOptions.defaults("scripted", 3), Clock.systemUTC(), Runnable::run);
+            CassandraOptions.defaults("scripted", 3), new DocumentCodec(DocumentTypes.of(List.of(MUSIC))), clock,
+            Runnable::run, pause -> {
+                pauses.add(pause);
+                clock.advance(pause);
+                return CompletableFuture.completedFuture(null);
+            });
 
-    private Outcome put(Instant deadline) throws Exception {
-        return writer.write(ID, OperationOptions.until(deadline), "put of '" + ID + "'",
-                            current -> ConditionalWriter.Decision.put(BODY, current != null))
+    private Outcome put(Duration timeout) throws Exception {
+        return writer.write(ID, OperationOptions.until(clock.instant().plus(timeout)), "put of '" + ID + "'",
+                            current -> Decision.write(DOCUMENT, Version.isLive(current)))
                      .get(1, TimeUnit.MINUTES);
     }
 
@@ -58,7 +77,7 @@ class ConditionalWriterTest {
     void timedOutFirstRead_isUnavailable_andWritesNothing() throws Exception {
         cassandra.then(call -> failed(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 1, 2,
                                                                  false)));
-        Outcome outcome = put(Instant.now().plusSeconds(30));
+        Outcome outcome = put(Duration.ofSeconds(30));
         assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
         assertTrue(outcome.message().startsWith("Cassandra did not answer the read that starts put of "
                                                 + "'id:ns:music::a', so it was not applied; retry later"),
@@ -73,9 +92,11 @@ class ConditionalWriterTest {
             cassandra.then(call -> failed(serialReadTimeout()));
         }
         cassandra.then(call -> rows(cassandra.attemptOfLastWrite()));
-        Outcome outcome = put(Instant.now().plusSeconds(30));
+        Outcome outcome = put(Duration.ofSeconds(30));
         assertEquals(Status.SUCCESS, outcome.status(), outcome.toString());
         assertEquals(List.of("SELECT", "UPDATE", "SELECT", "SELECT", "SELECT", "SELECT", "SELECT"), cassandra.verbs());
+        assertEquals(List.of(Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+                             Duration.ofSeconds(2)), pauses);
     }
 
     @Test
@@ -84,11 +105,12 @@ class ConditionalWriterTest {
         for (int check = 0; check < 10; check++) {
             cassandra.then(call -> failed(serialReadTimeout()));
         }
-        Outcome outcome = put(Instant.now().plusMillis(500));
+        Outcome outcome = put(Duration.ofMillis(500));
         assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
         assertTrue(outcome.message().startsWith("put of 'id:ns:music::a' may or may not have been applied"),
                    outcome.message());
         assertEquals(6, cassandra.verbs().size(), cassandra.verbs().toString()); // read, write, the 4 checks
+        assertEquals(List.of(Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1)), pauses);
     }
 
     @Test
@@ -97,7 +119,7 @@ class ConditionalWriterTest {
         for (int check = 0; check < 10; check++) {
             cassandra.then(call -> failed(new IllegalStateException("Session is closed")));
         }
-        Outcome outcome = put(Instant.now().plusSeconds(30));
+        Outcome outcome = put(Duration.ofSeconds(30));
         assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
         assertEquals(6, cassandra.verbs().size(), cassandra.verbs().toString());
     }

@@ -1,7 +1,6 @@
 package io.sluice.content.embedded;
 
 import io.sluice.document.Document;
-import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.content.ContentBackend;
@@ -9,7 +8,9 @@ import io.sluice.content.ContentStatistics;
 import io.sluice.content.DocumentKey;
 import io.sluice.document.FieldSet;
 import io.sluice.content.OperationOptions;
+import io.sluice.content.OperationSequencer;
 import io.sluice.content.Outcome;
+import io.sluice.content.Timestamps;
 import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
@@ -25,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -75,13 +75,12 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final StoreWriter writer;
     private final ThreadPoolExecutor executor;
     private final ScheduledExecutorService sweeper;
-    private final KeySequencer sequencer = new KeySequencer();
+    private final OperationSequencer sequencer;
     private final DiskSpaceGuard disk;
     private final DocumentJsonReader reader;
     private final Clock clock;
     private final long retentionMicros;
     private final Duration recoveryTime;
-    private final AtomicInteger pending = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Statistics read the database under the read lock; closing it takes the write lock, so reads never see it gone. */
     private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
@@ -100,7 +99,9 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.clock = options.clock();
         this.reader = DocumentJsonReader.lenient(options.documentTypes());
         this.operations = new StoreOperations(store.db(), reader, clock);
-        this.retentionMicros = saturatedMicros(options.tombstoneRetention());
+        this.sequencer = new OperationSequencer("embedded", clock, options.maxPendingOperations(), closed::get,
+                                                EmbeddedContentBackend::unexpected);
+        this.retentionMicros = Timestamps.micros(options.tombstoneRetention());
         this.disk = new DiskSpaceGuard(options.dataDirectory(), options.minFreeDiskBytes(), System::nanoTime);
         this.executor = new ThreadPoolExecutor(options.threads(), options.threads(), 0, TimeUnit.MILLISECONDS,
                                                new ArrayBlockingQueue<>(options.maxPendingOperations() + 1024),
@@ -162,26 +163,28 @@ public final class EmbeddedContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
         Objects.requireNonNull(document, "document");
-        return submit(document.id(), options, Access.WRITE,
+        return submit(document.id(), "put of '" + document.id() + "'", options, Access.WRITE,
                       (families, key) -> operations.put(families, key, document, options));
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
-        return submit(id, options, Access.READ, (families, key) -> operations.get(families, key, id, fields, options));
+        return submit(id, "get of '" + id + "'", options, Access.READ,
+                      (families, key) -> operations.get(families, key, id, fields, options));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         Objects.requireNonNull(update, "update");
-        return submit(update.id(), options, Access.WRITE,
+        return submit(update.id(), "update of '" + update.id() + "'", options, Access.WRITE,
                       (families, key) -> operations.update(families, key, update, options));
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
-        return submit(id, options, Access.REMOVE, (families, key) -> operations.remove(families, key, id, options));
+        return submit(id, "remove of '" + id + "'", options, Access.REMOVE,
+                      (families, key) -> operations.remove(families, key, id, options));
     }
 
     /** {@inheritDoc} Batches are read on the backend's threads; one call scans a bounded number of entries. */
@@ -189,7 +192,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, options.distributionBits());
         return new EmbeddedVisit(store.db(), store.families(spec.bucketSpace()).documents, plan, spec, clock,
-                                 executor, reader, options.documentTypes(), this::isExpired);
+                                 executor, reader, options.documentTypes(), this::isExpired, closed::get);
     }
 
     /**
@@ -240,7 +243,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     /** Reads the figures; the caller holds the read lock, so the database stays open meanwhile. */
     private EmbeddedStats readStats() throws RocksDBException {
         if (closed.get()) {
-            throw new IllegalStateException("The embedded content backend is closed");
+            throw new IllegalStateException(sequencer.closedOutcome().message());
         }
         long keys = store.sum("rocksdb.estimate-num-keys", true);
         long tombstones = store.sum("rocksdb.estimate-num-keys", false);
@@ -250,42 +253,26 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                  store.walBytes(),
                                  store.sum("rocksdb.cur-size-all-mem-tables", true)
                                  + store.sum("rocksdb.cur-size-all-mem-tables", false),
-                                 pending.get(), recoveryTime);
+                                 sequencer.pending(), recoveryTime);
     }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options, Access access,
+    private CompletableFuture<Outcome> submit(DocumentId id, String what, OperationOptions options, Access access,
                                               Operation operation) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(options, "options");
-        if (closed.get()) {
-            return CompletableFuture.completedFuture(closedOutcome());
-        }
-        if (missed(options.deadline())) {
-            return CompletableFuture.completedFuture(timedOut(id, options.deadline()));
-        }
-        if (pending.incrementAndGet() > this.options.maxPendingOperations()) {
-            pending.decrementAndGet();
-            return CompletableFuture.completedFuture(Outcome.overload(
-                    "Rejecting operation on '" + id + "': " + this.options.maxPendingOperations()
-                    + " operations already pending"));
-        }
         RocksStore.Families families = store.families(options.bucketSpace());
         byte[] key = StoreKeys.of(DocumentKey.of(id));
-        return sequencer.run(new SequenceKey(options.bucketSpace(), id),
-                             () -> start(id, options, access, families, key, operation))
-                        .handle((outcome, failure) -> {
-                            pending.decrementAndGet();
-                            return failure == null ? outcome : unexpected(id, failure);
-                        });
+        return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(),
+                             () -> start(id, what, options, access, families, key, operation));
     }
 
     /** Runs {@code operation} on the executor, then writes what it decided; completes with its outcome. */
-    private CompletableFuture<Outcome> start(DocumentId id, OperationOptions options, Access access,
+    private CompletableFuture<Outcome> start(DocumentId id, String what, OperationOptions options, Access access,
                                              RocksStore.Families families, byte[] key, Operation operation) {
         CompletableFuture<Outcome> result = new CompletableFuture<>();
         try {
             executor.execute(() -> {
-                Outcome early = refusal(id, options, access);
+                Outcome early = refusal(id, what, options, access);
                 if (early != null) {
                     result.complete(early);
                     return;
@@ -293,14 +280,11 @@ public final class EmbeddedContentBackend implements ContentBackend {
                 Step step;
                 try {
                     step = operation.apply(families, key);
-                } catch (DocumentException e) {
-                    result.complete(Outcome.error(e.getMessage()));
-                    return;
                 } catch (RocksDBException e) {
                     result.complete(storeFailure(id, e));
                     return;
                 } catch (RuntimeException e) {
-                    result.complete(unexpected(id, e));
+                    result.completeExceptionally(e);
                     return;
                 }
                 if (step.mutations.isEmpty()) {
@@ -311,28 +295,22 @@ public final class EmbeddedContentBackend implements ContentBackend {
                         failure == null ? step.outcome : writeFailure(id, failure)));
             });
         } catch (RejectedExecutionException e) {
-            result.complete(closed.get() ? closedOutcome()
-                                         : Outcome.overload("Rejecting operation on '" + id
-                                                            + "': the store's work queue is full"));
+            result.complete(closed.get() ? sequencer.closedOutcome()
+                                         : Outcome.overload("Rejecting " + what + ": the store's work queue is full"));
         }
         return result;
     }
 
-    /** Why the operation must not run now, or null if it may. */
-    private Outcome refusal(DocumentId id, OperationOptions options, Access access) {
-        if (closed.get()) {
-            return closedOutcome();
-        }
-        if (missed(options.deadline())) {
-            return timedOut(id, options.deadline());
-        }
-        if (access == Access.WRITE && !disk.hasRoom()) {
+    /** Why the operation must not run now (the executor's queue may have held it), or null if it may. */
+    private Outcome refusal(DocumentId id, String what, OperationOptions options, Access access) {
+        Outcome refusal = sequencer.refusal(what, options.deadline());
+        if (refusal == null && access == Access.WRITE && !disk.hasRoom()) {
             return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
         }
-        return null;
+        return refusal;
     }
 
-    private static Outcome writeFailure(DocumentId id, Throwable failure) {
+    private Outcome writeFailure(DocumentId id, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                           ? failure.getCause() : failure;
         if (cause instanceof RocksDBException) {
@@ -342,9 +320,9 @@ public final class EmbeddedContentBackend implements ContentBackend {
             return Outcome.overload("Rejecting write of '" + id + "': " + cause.getMessage());
         }
         if (cause instanceof IllegalStateException) {
-            return closedOutcome();
+            return sequencer.closedOutcome();
         }
-        return unexpected(id, cause);
+        return unexpected("write of '" + id + "'", cause);
     }
 
     private static Outcome storeFailure(DocumentId id, RocksDBException e) {
@@ -357,34 +335,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
         return Outcome.error("Store operation on '" + id + "' failed: " + e.getMessage());
     }
 
-    private static Outcome unexpected(DocumentId id, Throwable failure) {
-        log.error("Unexpected failure of an operation on '{}'", id, failure);
-        return Outcome.error("Unexpected failure on '" + id + "': " + failure);
-    }
-
-    private static Outcome closedOutcome() {
-        return Outcome.error("The embedded content backend is closed");
-    }
-
-    private boolean missed(Instant deadline) {
-        return clock.instant().isAfter(deadline);
-    }
-
-    private static Outcome timedOut(DocumentId id, Instant deadline) {
-        return Outcome.timeout("Operation on '" + id + "' timed out: deadline " + deadline + " passed");
+    private static Outcome unexpected(String what, Throwable failure) {
+        log.error("Unexpected failure of {}", what, failure);
+        return Outcome.error("Unexpected failure of " + what + ": " + failure);
     }
 
     /** Whether a tombstone written at {@code timestamp} has outlived the retention period. */
     private boolean isExpired(long timestamp) {
-        return StoreOperations.nowMicros(clock) - timestamp > retentionMicros;
-    }
-
-    private static long saturatedMicros(Duration duration) {
-        try {
-            return Math.addExact(Math.multiplyExact(duration.getSeconds(), 1_000_000L), duration.getNano() / 1_000);
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
+        return Timestamps.nowMicros(clock) - timestamp > retentionMicros;
     }
 
     /**
@@ -393,7 +351,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * tests call it directly.
      */
     CompletableFuture<Integer> sweepTombstones() {
-        return new TombstoneSweep(store, operations, sequencer, executor, writer, StoreOperations.nowMicros(clock)
+        return new TombstoneSweep(store, operations, sequencer, executor, writer, Timestamps.nowMicros(clock)
                                   - retentionMicros, MAX_SWEPT_PER_ROUND).run();
     }
 

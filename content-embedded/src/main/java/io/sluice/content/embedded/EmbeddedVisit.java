@@ -1,20 +1,16 @@
 package io.sluice.content.embedded;
 
-import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
 import io.sluice.content.DocumentKey;
 import io.sluice.content.KeyRange;
-import io.sluice.content.Visit;
+import io.sluice.content.PulledVisit;
 import io.sluice.content.VisitBatch;
 import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
 import io.sluice.document.json.DocumentJsonReader;
-import io.sluice.document.select.DocumentSelection;
-import io.sluice.document.select.DocumentSelectionContext;
-import io.sluice.document.select.SelectionContext;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -25,11 +21,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongPredicate;
 
 /**
@@ -39,7 +33,7 @@ import java.util.function.LongPredicate;
  * before the batch completes, so a visit holds no native resources between batches and an abandoned visit leaks
  * nothing. There is no snapshot: writes between batches may or may not be seen.
  */
-final class EmbeddedVisit implements Visit {
+final class EmbeddedVisit extends PulledVisit {
 
     /** Entries and units one batch looks at before returning, so a sparse selection cannot hog a thread. */
     static final int MAX_SCANNED_PER_BATCH = 4096;
@@ -47,24 +41,20 @@ final class EmbeddedVisit implements Visit {
     private final RocksDB db;
     private final ColumnFamilyHandle documents;
     private final VisitPlan plan;
-    private final VisitSpec spec;
-    private final Clock clock;
     private final Executor executor;
     private final DocumentJsonReader reader;
     private final DocumentTypes types;
     private final LongPredicate tombstoneExpired;
-    private final AtomicBoolean busy = new AtomicBoolean();
-    private volatile boolean cancelled;
     private volatile DocumentKey position; // null once finished
     private volatile long keysRead;
 
     EmbeddedVisit(RocksDB db, ColumnFamilyHandle documents, VisitPlan plan, VisitSpec spec, Clock clock,
-                  Executor executor, DocumentJsonReader reader, DocumentTypes types, LongPredicate tombstoneExpired) {
+                  Executor executor, DocumentJsonReader reader, DocumentTypes types, LongPredicate tombstoneExpired,
+                  BooleanSupplier backendClosed) {
+        super("embedded", spec, clock, backendClosed);
         this.db = db;
         this.documents = documents;
         this.plan = plan;
-        this.spec = spec;
-        this.clock = clock;
         this.executor = executor;
         this.reader = reader;
         this.types = types;
@@ -73,40 +63,14 @@ final class EmbeddedVisit implements Visit {
     }
 
     @Override
-    public CompletableFuture<VisitBatch> next(int maxEntries) {
-        if (maxEntries < 1) {
-            throw new IllegalArgumentException("maxEntries must be positive, but was " + maxEntries);
-        }
-        if (cancelled) {
-            return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
-        }
-        if (!busy.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("Another next() of this visit is pending"));
-        }
-        CompletableFuture<VisitBatch> result = new CompletableFuture<>();
-        try {
-            executor.execute(() -> {
-                try {
-                    VisitBatch batch = cancelled ? null : read(maxEntries);
-                    busy.set(false);
-                    if (batch == null) {
-                        result.completeExceptionally(new CancellationException("The visit was cancelled"));
-                    } else {
-                        result.complete(batch);
-                    }
-                } catch (RocksDBException | RuntimeException e) {
-                    busy.set(false);
-                    result.completeExceptionally(e instanceof RocksDBException
-                                                 ? new IllegalStateException("Reading the store failed: "
-                                                                             + e.getMessage(), e)
-                                                 : e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            busy.set(false);
-            result.completeExceptionally(new IllegalStateException("The embedded content backend is closed", e));
-        }
-        return result;
+    protected CompletableFuture<VisitBatch> read(int maxEntries) {
+        return readOn(executor, () -> {
+            try {
+                return scan(maxEntries);
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("Reading the store failed: " + e.getMessage(), e);
+            }
+        });
     }
 
     /** Keys the iterators have read so far, peeks past a unit included: how much of the store this visit touched. */
@@ -114,12 +78,7 @@ final class EmbeddedVisit implements Visit {
         return keysRead;
     }
 
-    @Override
-    public void cancel() {
-        cancelled = true;
-    }
-
-    private VisitBatch read(int maxEntries) throws RocksDBException {
+    private VisitBatch scan(int maxEntries) throws RocksDBException {
         List<VisitEntry> out = new ArrayList<>();
         DocumentKey at = position;
         int scanned = 0;
@@ -181,35 +140,22 @@ final class EmbeddedVisit implements Visit {
 
     private Optional<VisitEntry> accept(byte[] key, byte[] value) {
         long timestamp = StoredValue.timestamp(value);
-        if (!spec.timeRange().contains(timestamp)) {
-            return Optional.empty();
-        }
-        boolean live = StoredValue.isLive(value);
-        if (!live && (!spec.includeRemoves() || tombstoneExpired.test(timestamp))) {
-            return Optional.empty();
+        if (!inTimeRange(timestamp)) {
+            return Optional.empty(); // before decoding anything
         }
         DocumentId id = DocumentId.of(StoreKeys.documentKey(key).id());
-        if (live && !types.contains(id.documentType())) {
-            return Optional.empty(); // its type left the application: it cannot be decoded, nor selected
-        }
-        if (live) {
-            Document document = StoredValue.decode(id, value, reader);
-            if (!matches(DocumentSelectionContext.of(document))) {
-                return Optional.empty();
+        if (StoredValue.isLive(value)) {
+            if (!types.contains(id.documentType())) {
+                return Optional.empty(); // its type left the application: it cannot be decoded, nor selected
             }
-            return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), timestamp));
+            return live(StoredValue.decode(id, value, reader), timestamp);
+        }
+        if (!spec.includeRemoves() || tombstoneExpired.test(timestamp)) {
+            return Optional.empty();
         }
         DocumentType type = types.find(id.documentType())
                                  .orElseGet(() -> DocumentType.builder(id.documentType()).build());
-        if (!matches(DocumentSelectionContext.removed(id, type))) {
-            return Optional.empty();
-        }
-        return Optional.of(VisitEntry.remove(id, timestamp));
-    }
-
-    private boolean matches(SelectionContext context) {
-        Optional<DocumentSelection> selection = spec.selection();
-        return selection.isEmpty() || selection.get().matches(context, clock);
+        return removed(id, type, timestamp);
     }
 
 }

@@ -4,24 +4,24 @@ import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
+import io.sluice.content.Decision;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
+import io.sluice.content.Timestamps;
+import io.sluice.content.Version;
+import io.sluice.content.WriteRules;
 import io.sluice.document.json.DocumentJsonReader;
-import io.sluice.document.select.DocumentSelection;
-import io.sluice.document.select.DocumentSelectionContext;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * The read-and-decide half of each single-document operation: reads the stored version of one document and decides,
- * by the {@link io.sluice.content.ContentBackend} contract, what to write and what to answer. Callers run at
- * most one operation per document at a time, so reading and then writing is atomic per document.
+ * The read half of each single-document operation: reads the stored version of one document (only its header where
+ * the {@link WriteRules} need no more), lets the rules decide, and says what to write. Callers run at most one
+ * operation per document at a time, so reading and then writing is atomic per document.
  */
 final class StoreOperations {
 
@@ -38,73 +38,26 @@ final class StoreOperations {
 
     Step put(RocksStore.Families families, byte[] key, Document document, OperationOptions options)
             throws RocksDBException {
-        Optional<DocumentSelection> condition = options.condition();
-        byte[] previous = condition.isPresent() ? read(families, key) : readHeader(families, key);
-        boolean found = isLive(previous);
-        if (condition.isPresent()) {
-            if (found && !holds(condition.get(), decode(document.id(), previous))) {
-                return Step.done(conditionNotMet(condition.get(), document.id()));
-            }
-            if (!found && !options.createIfNonExistent()) {
-                return Step.done(conditionOnMissing(condition.get(), document.id()));
-            }
-        }
-        return write(families, key, previous, document);
+        byte[] previous = WriteRules.needsDocument(options) ? read(families, key) : readHeader(families, key);
+        return step(families, key, previous,
+                    WriteRules.put(document, version(document.id(), previous), options, clock));
     }
 
     Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options)
             throws RocksDBException {
-        byte[] stored = read(families, key);
-        if (!isLive(stored)) {
-            return Step.done(Outcome.notFound("Document '" + id + "' not found"));
-        }
-        Document document = decode(id, stored);
-        Optional<DocumentSelection> condition = options.condition();
-        if (condition.isPresent() && !holds(condition.get(), document)) {
-            return Step.done(conditionNotMet(condition.get(), id));
-        }
-        return Step.done(Outcome.found(fields.filter(document), StoredValue.timestamp(stored)));
+        return Step.done(WriteRules.get(id, version(id, read(families, key)), fields, options, clock));
     }
 
     Step update(RocksStore.Families families, byte[] key, DocumentUpdate update, OperationOptions options)
             throws RocksDBException {
-        DocumentId id = update.id();
         byte[] previous = read(families, key);
-        Optional<DocumentSelection> condition = options.condition();
-        if (isLive(previous)) {
-            Document current = decode(id, previous);
-            if (condition.isPresent() && !holds(condition.get(), current)) {
-                return Step.done(conditionNotMet(condition.get(), id));
-            }
-            return write(families, key, previous, update.applyTo(current));
-        }
-        if (update.createIfNonExistent() || options.createIfNonExistent()) {
-            return write(families, key, previous, update.applyTo(Document.of(update.type(), id)));
-        }
-        return Step.done(condition.isPresent() ? conditionOnMissing(condition.get(), id) : Outcome.missing());
+        return step(families, key, previous, WriteRules.update(update, version(update.id(), previous), options, clock));
     }
 
     Step remove(RocksStore.Families families, byte[] key, DocumentId id, OperationOptions options)
             throws RocksDBException {
-        Optional<DocumentSelection> condition = options.condition();
-        byte[] previous = condition.isPresent() ? read(families, key) : readHeader(families, key);
-        boolean found = isLive(previous);
-        if (condition.isPresent()) {
-            if (!found) {
-                return Step.done(conditionOnMissing(condition.get(), id));
-            }
-            if (!holds(condition.get(), decode(id, previous))) {
-                return Step.done(conditionNotMet(condition.get(), id));
-            }
-        }
-        if (!found) {
-            return Step.done(Outcome.missing());
-        }
-        long timestamp = nextTimestamp(previous);
-        return Step.write(Outcome.written(timestamp, true),
-                          List.of(Mutation.put(families.documents, key, StoredValue.tombstone(timestamp)),
-                                  Mutation.put(families.tombstones, StoreKeys.tombstoneIndexKey(timestamp, key),
-                                               new byte[0])));
+        byte[] previous = WriteRules.needsDocument(options) ? read(families, key) : readHeader(families, key);
+        return step(families, key, previous, WriteRules.remove(id, version(id, previous), options, clock));
     }
 
     /**
@@ -126,16 +79,27 @@ final class StoreOperations {
         return Step.write(Outcome.missing(), List.of(dropIndex));
     }
 
-    /** Writes {@code document} over {@code previous}, a live version, a tombstone or nothing (null). */
-    private Step write(RocksStore.Families families, byte[] key, byte[] previous, Document document) {
-        long timestamp = nextTimestamp(previous);
-        Mutation put = Mutation.put(families.documents, key, StoredValue.document(document, timestamp));
+    /**
+     * What to write for {@code decision} over {@code previous} (a live version, a tombstone, or null): the new
+     * version, plus the tombstone index's entry for a new tombstone, or minus the one of a replaced tombstone.
+     */
+    private Step step(RocksStore.Families families, byte[] key, byte[] previous, Decision decision) {
+        if (decision.isAnswer()) {
+            return Step.done(decision.answer());
+        }
+        long timestamp = Timestamps.after(clock, version(null, previous));
+        if (decision.isTombstone()) {
+            return Step.write(decision.written(timestamp),
+                              List.of(Mutation.put(families.documents, key, StoredValue.tombstone(timestamp)),
+                                      Mutation.put(families.tombstones, StoreKeys.tombstoneIndexKey(timestamp, key),
+                                                   new byte[0])));
+        }
+        Mutation put = Mutation.put(families.documents, key, StoredValue.document(decision.document(), timestamp));
         if (previous != null && !StoredValue.isLive(previous)) {
             byte[] indexKey = StoreKeys.tombstoneIndexKey(StoredValue.timestamp(previous), key);
-            return Step.write(Outcome.written(timestamp, false),
-                              List.of(put, Mutation.delete(families.tombstones, indexKey)));
+            return Step.write(decision.written(timestamp), List.of(put, Mutation.delete(families.tombstones, indexKey)));
         }
-        return Step.write(Outcome.written(timestamp, previous != null), List.of(put));
+        return Step.write(decision.written(timestamp), List.of(put));
     }
 
     private byte[] read(RocksStore.Families families, byte[] key) throws RocksDBException {
@@ -149,36 +113,29 @@ final class StoreOperations {
         return size == RocksDB.NOT_FOUND ? null : header;
     }
 
-    private static boolean isLive(byte[] stored) {
-        return stored != null && StoredValue.isLive(stored);
+    /** {@code stored} (the whole value or its header; null for none) as the rules see it. */
+    private Version version(DocumentId id, byte[] stored) {
+        return stored == null ? null : new StoredVersion(id, stored, reader);
     }
 
-    private Document decode(DocumentId id, byte[] stored) {
-        return StoredValue.decode(id, stored, reader);
-    }
+    /** A stored value; its document is decoded only if the rules ask for it, which they do only of whole values. */
+    private record StoredVersion(DocumentId id, byte[] value, DocumentJsonReader reader) implements Version {
 
-    private boolean holds(DocumentSelection condition, Document document) {
-        return condition.matches(DocumentSelectionContext.of(document), clock);
-    }
+        @Override
+        public boolean isLive() {
+            return StoredValue.isLive(value);
+        }
 
-    private static Outcome conditionNotMet(DocumentSelection condition, DocumentId id) {
-        return Outcome.conditionFailed("Condition '" + condition + "' is not met by document '" + id + "'");
-    }
+        @Override
+        public long timestamp() {
+            return StoredValue.timestamp(value);
+        }
 
-    private static Outcome conditionOnMissing(DocumentSelection condition, DocumentId id) {
-        return Outcome.conditionFailed("Condition '" + condition + "' is not met: document '" + id
-                                       + "' does not exist");
-    }
+        @Override
+        public Document document() {
+            return StoredValue.decode(id, value, reader);
+        }
 
-    /** Now in microseconds, but always after the previous version's timestamp, also across restarts. */
-    private long nextTimestamp(byte[] previous) {
-        long now = nowMicros(clock);
-        return previous == null ? now : Math.max(now, StoredValue.timestamp(previous) + 1);
-    }
-
-    static long nowMicros(Clock clock) {
-        Instant now = clock.instant();
-        return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
     }
 
     void close() {

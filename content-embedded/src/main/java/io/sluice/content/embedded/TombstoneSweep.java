@@ -2,6 +2,7 @@ package io.sluice.content.embedded;
 
 import io.sluice.document.DocumentId;
 import io.sluice.content.BucketSpace;
+import io.sluice.content.OperationSequencer;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -22,14 +23,14 @@ final class TombstoneSweep {
 
     private final RocksStore store;
     private final StoreOperations operations;
-    private final KeySequencer sequencer;
+    private final OperationSequencer sequencer;
     private final Executor executor;
     private final StoreWriter writer;
     private final long expiredBefore;
     private final int limit;
 
     /** A sweep of tombstones written before {@code expiredBefore} (microseconds), at most {@code limit} of them. */
-    TombstoneSweep(RocksStore store, StoreOperations operations, KeySequencer sequencer, Executor executor,
+    TombstoneSweep(RocksStore store, StoreOperations operations, OperationSequencer sequencer, Executor executor,
                    StoreWriter writer, long expiredBefore, int limit) {
         this.store = store;
         this.operations = operations;
@@ -79,7 +80,7 @@ final class TombstoneSweep {
     private CompletableFuture<Boolean> expire(BucketSpace space, byte[] indexKey) {
         DocumentId id = DocumentId.of(StoreKeys.documentKey(StoreKeys.tombstoneStoreKey(indexKey)).id());
         RocksStore.Families families = store.families(space);
-        return sequencer.run(new SequenceKey(space, id), () -> {
+        return sequencer.sequence(new SequenceKey(space, id), () -> {
             CompletableFuture<Boolean> deleted = new CompletableFuture<>();
             try {
                 executor.execute(() -> {

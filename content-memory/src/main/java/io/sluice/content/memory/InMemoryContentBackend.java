@@ -1,36 +1,37 @@
 package io.sluice.content.memory;
 
 import io.sluice.document.Document;
-import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentStatistics;
+import io.sluice.content.Decision;
 import io.sluice.content.DocumentKey;
 import io.sluice.content.OperationOptions;
+import io.sluice.content.OperationSequencer;
 import io.sluice.content.Outcome;
+import io.sluice.content.Timestamps;
+import io.sluice.content.Version;
 import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
-import io.sluice.document.select.DocumentSelection;
-import io.sluice.document.select.DocumentSelectionContext;
+import io.sluice.content.WriteRules;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,24 +41,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in {@linkplain DocumentKey visiting order}. Meant for tests, development and small deployments; nothing survives
  * {@link #close()}.
  *
- * <p>Operations run on an executor, serialised per document id by a striped queue, so they never block the caller and
- * operations on one id apply in issue order. Optional limits make it answer INSUFFICIENT_STORAGE (live documents or
+ * <p>Operations run on an executor, in issue order per document ({@link OperationSequencer}), so they never block
+ * the caller; the {@link WriteRules} decide what each does. It reads every previous version (a map lookup), so
+ * {@link Outcome#found()} is always known. Optional limits make it answer INSUFFICIENT_STORAGE (live documents or
  * their estimated bytes) and OVERLOAD (operations issued but not completed).
  */
 public final class InMemoryContentBackend implements ContentBackend {
 
-    private static final int STRIPES = 64;
     private static final AtomicInteger THREAD_COUNTER = new AtomicInteger();
 
     private final Clock clock;
     private final Executor executor;
     private final ExecutorService ownedExecutor;
-    private final KeyedSerialExecutor serial;
+    private final OperationSequencer sequencer;
     private final Map<BucketSpace, ConcurrentNavigableMap<DocumentKey, StoredEntry>> spaces =
             new EnumMap<>(BucketSpace.class);
     private final Capacity capacity;
-    private final int maxPendingOperations;
-    private final AtomicInteger pending = new AtomicInteger();
     private final long tombstoneRetentionMicros;
     private final int distributionBits;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -67,10 +66,11 @@ public final class InMemoryContentBackend implements ContentBackend {
         this.ownedExecutor = builder.executor == null ? Executors.newFixedThreadPool(builder.threads, daemonThreads())
                                                       : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
-        this.serial = new KeyedSerialExecutor(executor, STRIPES);
+        this.sequencer = new OperationSequencer("in-memory", clock, builder.maxPendingOperations, closed::get,
+                                                (what, failure) -> Outcome.error("Unexpected failure of " + what + ": "
+                                                                                 + failure));
         this.capacity = new Capacity(builder.maxDocuments, builder.maxBytes);
-        this.maxPendingOperations = builder.maxPendingOperations;
-        this.tombstoneRetentionMicros = saturatedMicros(builder.tombstoneRetention);
+        this.tombstoneRetentionMicros = Timestamps.micros(builder.tombstoneRetention);
         this.distributionBits = builder.distributionBits;
         for (BucketSpace space : BucketSpace.values()) {
             spaces.put(space, new ConcurrentSkipListMap<>());
@@ -92,82 +92,34 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
-        return submit(document.id(), options, store -> {
-            DocumentKey key = DocumentKey.of(document.id());
-            StoredEntry previous = store.get(key);
-            boolean found = previous != null && previous.isLive();
-            Optional<DocumentSelection> condition = options.condition();
-            if (condition.isPresent()) {
-                if (found && !holds(condition.get(), previous.document())) {
-                    return conditionNotMet(condition.get(), document.id());
-                }
-                if (!found && !options.createIfNonExistent()) {
-                    return conditionOnMissing(condition.get(), document.id());
-                }
-            }
-            return write(store, key, previous, document);
+        DocumentId id = document.id();
+        return submit(id, "put of '" + id + "'", options, (store, key, previous) -> {
+            Decision decision = WriteRules.put(document, previous, options, clock);
+            return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
         });
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
-        return submit(id, options, store -> {
-            StoredEntry entry = store.get(DocumentKey.of(id));
-            if (entry == null || !entry.isLive()) {
-                return Outcome.notFound("Document '" + id + "' not found");
-            }
-            Optional<DocumentSelection> condition = options.condition();
-            if (condition.isPresent() && !holds(condition.get(), entry.document())) {
-                return conditionNotMet(condition.get(), id);
-            }
-            return Outcome.found(fields.filter(entry.document()), entry.timestamp());
-        });
+        return submit(id, "get of '" + id + "'", options,
+                      (store, key, current) -> WriteRules.get(id, current, fields, options, clock));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         DocumentId id = update.id();
-        boolean create = update.createIfNonExistent() || options.createIfNonExistent();
-        return submit(id, options, store -> {
-            DocumentKey key = DocumentKey.of(id);
-            StoredEntry previous = store.get(key);
-            Optional<DocumentSelection> condition = options.condition();
-            if (previous != null && previous.isLive()) {
-                if (condition.isPresent() && !holds(condition.get(), previous.document())) {
-                    return conditionNotMet(condition.get(), id);
-                }
-                return write(store, key, previous, update.applyTo(previous.document()));
-            }
-            if (create) {
-                return write(store, key, previous, update.applyTo(Document.of(update.type(), id)));
-            }
-            return condition.isPresent() ? conditionOnMissing(condition.get(), id) : Outcome.missing();
+        return submit(id, "update of '" + id + "'", options, (store, key, previous) -> {
+            Decision decision = WriteRules.update(update, previous, options, clock);
+            return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
         });
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
-        return submit(id, options, store -> {
-            DocumentKey key = DocumentKey.of(id);
-            StoredEntry previous = store.get(key);
-            boolean found = previous != null && previous.isLive();
-            Optional<DocumentSelection> condition = options.condition();
-            if (condition.isPresent()) {
-                if (!found) {
-                    return conditionOnMissing(condition.get(), id);
-                }
-                if (!holds(condition.get(), previous.document())) {
-                    return conditionNotMet(condition.get(), id);
-                }
-            }
-            if (!found) {
-                return Outcome.missing();
-            }
-            long timestamp = nextTimestamp(previous);
-            capacity.tryChange(-1, -previous.bytes());
-            store.put(key, StoredEntry.tombstone(id, previous.type(), timestamp));
-            return Outcome.written(timestamp, true);
+        return submit(id, "remove of '" + id + "'", options, (store, key, previous) -> {
+            Decision decision = WriteRules.remove(id, previous, options, clock);
+            return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
         });
     }
 
@@ -180,10 +132,20 @@ public final class InMemoryContentBackend implements ContentBackend {
         return new InMemoryVisit(spaces.get(spec.bucketSpace()), plan, spec, clock, executor, this::isExpired, closed::get);
     }
 
-    /** Writes {@code document} over {@code previous} (which may be a tombstone or null), if there is room. */
+    /**
+     * Writes what {@code decision} says over {@code previous} (a live version, a tombstone or null): a document if
+     * there is room, or a tombstone.
+     */
     private Outcome write(Map<DocumentKey, StoredEntry> store, DocumentKey key, StoredEntry previous,
-                          Document document) {
-        boolean found = previous != null && previous.isLive();
+                          Decision decision) {
+        boolean found = Version.isLive(previous);
+        long timestamp = Timestamps.after(clock, previous);
+        if (decision.isTombstone()) {
+            capacity.tryChange(-1, -previous.bytes());
+            store.put(key, StoredEntry.tombstone(previous.id(), previous.type(), timestamp));
+            return decision.written(timestamp);
+        }
+        Document document = decision.document();
         long bytes = DocumentSizes.estimate(document);
         if (!capacity.tryChange(found ? 0 : 1, bytes - (found ? previous.bytes() : 0))) {
             return Outcome.insufficientStorage("Cannot store document '" + document.id() + "': the in-memory store "
@@ -191,85 +153,43 @@ public final class InMemoryContentBackend implements ContentBackend {
                                                + capacity.bytes() + " bytes, and is limited to "
                                                + capacity.describeLimits());
         }
-        long timestamp = nextTimestamp(previous);
         store.put(key, StoredEntry.live(document, timestamp, bytes));
-        return Outcome.written(timestamp, found);
+        return decision.written(timestamp);
     }
 
-    /** An operation on the entries of one bucket space, run serialised with the other operations on its id. */
+    /** An operation on the newest entry of one document, run serialised with the other operations on it. */
     @FunctionalInterface
     private interface Operation {
-        Outcome apply(ConcurrentNavigableMap<DocumentKey, StoredEntry> store);
+        Outcome apply(ConcurrentNavigableMap<DocumentKey, StoredEntry> store, DocumentKey key, StoredEntry current);
     }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions options, Operation operation) {
-        if (closed.get()) {
-            return CompletableFuture.completedFuture(closedOutcome());
-        }
-        if (missed(options.deadline())) {
-            return CompletableFuture.completedFuture(timedOut(id, options.deadline()));
-        }
-        if (pending.incrementAndGet() > maxPendingOperations) {
-            pending.decrementAndGet();
-            return CompletableFuture.completedFuture(Outcome.overload(
-                    "Rejecting operation on '" + id + "': " + maxPendingOperations + " operations already pending"));
-        }
-        CompletableFuture<Outcome> result = new CompletableFuture<>();
-        serial.execute(id, () -> {
-            Outcome outcome;
+    private record SequenceKey(BucketSpace space, DocumentId id) { }
+
+    private CompletableFuture<Outcome> submit(DocumentId id, String what, OperationOptions options,
+                                              Operation operation) {
+        return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(), () -> {
+            CompletableFuture<Outcome> result = new CompletableFuture<>();
             try {
-                if (closed.get()) {
-                    outcome = closedOutcome();
-                } else if (missed(options.deadline())) {
-                    outcome = timedOut(id, options.deadline());
-                } else {
-                    outcome = operation.apply(spaces.get(options.bucketSpace()));
-                }
-            } catch (DocumentException e) {
-                outcome = Outcome.error(e.getMessage());
-            } catch (RuntimeException e) {
-                outcome = Outcome.error("Unexpected failure on '" + id + "': " + e);
+                executor.execute(() -> {
+                    try {
+                        // The executor's queue may have held it past its deadline, or past close().
+                        Outcome late = sequencer.refusal(what, options.deadline());
+                        if (late != null) {
+                            result.complete(late);
+                            return;
+                        }
+                        ConcurrentNavigableMap<DocumentKey, StoredEntry> store = spaces.get(options.bucketSpace());
+                        DocumentKey key = DocumentKey.of(id);
+                        result.complete(operation.apply(store, key, store.get(key)));
+                    } catch (RuntimeException e) {
+                        result.completeExceptionally(e);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                result.complete(sequencer.closedOutcome());
             }
-            pending.decrementAndGet();
-            result.complete(outcome);
+            return result;
         });
-        return result;
-    }
-
-    private boolean missed(Instant deadline) {
-        return clock.instant().isAfter(deadline);
-    }
-
-    private static Outcome timedOut(DocumentId id, Instant deadline) {
-        return Outcome.timeout("Operation on '" + id + "' timed out: deadline " + deadline + " passed");
-    }
-
-    private static Outcome closedOutcome() {
-        return Outcome.error("The in-memory content backend is closed");
-    }
-
-    private boolean holds(DocumentSelection condition, Document document) {
-        return condition.matches(DocumentSelectionContext.of(document), clock);
-    }
-
-    private static Outcome conditionNotMet(DocumentSelection condition, DocumentId id) {
-        return Outcome.conditionFailed("Condition '" + condition + "' is not met by document '" + id + "'");
-    }
-
-    private static Outcome conditionOnMissing(DocumentSelection condition, DocumentId id) {
-        return Outcome.conditionFailed("Condition '" + condition + "' is not met: document '" + id
-                                       + "' does not exist");
-    }
-
-    /** Now in microseconds, but always after the previous version's timestamp. */
-    private long nextTimestamp(StoredEntry previous) {
-        long now = nowMicros();
-        return previous == null ? now : Math.max(now, previous.timestamp() + 1);
-    }
-
-    private long nowMicros() {
-        Instant now = clock.instant();
-        return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
     }
 
     /** Whether a tombstone has outlived the retention period and may be forgotten. */
@@ -277,15 +197,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         if (entry.isLive()) {
             return false;
         }
-        return nowMicros() - entry.timestamp() > tombstoneRetentionMicros;
-    }
-
-    private static long saturatedMicros(Duration duration) {
-        try {
-            return Math.addExact(Math.multiplyExact(duration.getSeconds(), 1_000_000L), duration.getNano() / 1_000);
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
+        return Timestamps.nowMicros(clock) - entry.timestamp() > tombstoneRetentionMicros;
     }
 
     /**
@@ -300,7 +212,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         Map<String, Number> figures = new LinkedHashMap<>();
         figures.put(ContentStatistics.DOCUMENTS, capacity.documents());
         figures.put(ContentStatistics.STORED_BYTES, capacity.bytes());
-        figures.put(ContentStatistics.PENDING_OPERATIONS, pending.get());
+        figures.put(ContentStatistics.PENDING_OPERATIONS, sequencer.pending());
         return figures;
     }
 

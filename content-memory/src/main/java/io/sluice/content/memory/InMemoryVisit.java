@@ -3,26 +3,20 @@ package io.sluice.content.memory;
 import io.sluice.content.DocumentKey;
 import io.sluice.content.KeyRange;
 import io.sluice.content.ProgressToken;
-import io.sluice.content.Visit;
+import io.sluice.content.PulledVisit;
 import io.sluice.content.VisitBatch;
 import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
-import io.sluice.document.select.DocumentSelection;
-import io.sluice.document.select.DocumentSelectionContext;
-import io.sluice.document.select.SelectionContext;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
@@ -31,75 +25,33 @@ import java.util.function.Predicate;
  * jumping over stretches without entries, and reads no further than a batch needs (plus a peek at the next key, so a
  * batch that ends where a unit ends reports the bucket boundary). No snapshot: concurrent writes may or may not be seen.
  */
-final class InMemoryVisit implements Visit {
+final class InMemoryVisit extends PulledVisit {
 
     /** Entries and units one batch looks at before returning, so a sparse selection cannot hog a thread. */
     static final int MAX_SCANNED_PER_BATCH = 4096;
 
     private final ConcurrentNavigableMap<DocumentKey, StoredEntry> entries;
     private final VisitPlan plan;
-    private final VisitSpec spec;
-    private final Clock clock;
     private final Executor executor;
     private final Predicate<StoredEntry> expired;
-    private final BooleanSupplier backendClosed;
-    private final AtomicBoolean busy = new AtomicBoolean();
-    private volatile boolean cancelled;
     private volatile DocumentKey position; // null once finished
 
     InMemoryVisit(ConcurrentNavigableMap<DocumentKey, StoredEntry> entries, VisitPlan plan, VisitSpec spec,
                   Clock clock, Executor executor, Predicate<StoredEntry> expired, BooleanSupplier backendClosed) {
+        super("in-memory", spec, clock, backendClosed);
         this.entries = entries;
         this.plan = plan;
-        this.spec = spec;
-        this.clock = clock;
         this.executor = executor;
         this.expired = expired;
-        this.backendClosed = backendClosed;
         this.position = plan.start();
     }
 
     @Override
-    public CompletableFuture<VisitBatch> next(int maxEntries) {
-        if (maxEntries < 1) {
-            throw new IllegalArgumentException("maxEntries must be positive, but was " + maxEntries);
-        }
-        if (cancelled) {
-            return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
-        }
-        if (backendClosed.getAsBoolean()) {
-            return CompletableFuture.failedFuture(new IllegalStateException("The in-memory content backend is closed"));
-        }
-        if (!busy.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("Another next() of this visit is pending"));
-        }
-        CompletableFuture<VisitBatch> result = new CompletableFuture<>();
-        try {
-            executor.execute(() -> {
-                VisitBatch batch;
-                try {
-                    batch = read(maxEntries);
-                } catch (RuntimeException e) {
-                    busy.set(false);
-                    result.completeExceptionally(e);
-                    return;
-                }
-                busy.set(false);
-                result.complete(batch);
-            });
-        } catch (RejectedExecutionException e) {
-            busy.set(false);
-            result.completeExceptionally(new IllegalStateException("The in-memory content backend is closed", e));
-        }
-        return result;
+    protected CompletableFuture<VisitBatch> read(int maxEntries) {
+        return readOn(executor, () -> scan(maxEntries));
     }
 
-    @Override
-    public void cancel() {
-        cancelled = true;
-    }
-
-    private VisitBatch read(int maxEntries) {
+    private VisitBatch scan(int maxEntries) {
         List<VisitEntry> out = new ArrayList<>();
         DocumentKey at = position;
         int scanned = 0;
@@ -162,28 +114,14 @@ final class InMemoryVisit implements Visit {
     }
 
     private Optional<VisitEntry> accept(DocumentKey key, StoredEntry entry) {
-        if (!spec.timeRange().contains(entry.timestamp())) {
-            return Optional.empty();
-        }
         if (entry.isLive()) {
-            if (!matches(DocumentSelectionContext.of(entry.document()))) {
-                return Optional.empty();
-            }
-            return Optional.of(VisitEntry.put(spec.fieldSet().filter(entry.document()), entry.timestamp()));
+            return live(entry.document(), entry.timestamp());
         }
         if (expired.test(entry)) {
             entries.remove(key, entry);
             return Optional.empty();
         }
-        if (!spec.includeRemoves() || !matches(DocumentSelectionContext.removed(entry.id(), entry.type()))) {
-            return Optional.empty();
-        }
-        return Optional.of(VisitEntry.remove(entry.id(), entry.timestamp()));
-    }
-
-    private boolean matches(SelectionContext context) {
-        Optional<DocumentSelection> selection = spec.selection();
-        return selection.isEmpty() || selection.get().matches(context, clock);
+        return removed(entry.id(), entry.type(), entry.timestamp());
     }
 
 }

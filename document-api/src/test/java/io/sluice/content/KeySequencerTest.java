@@ -1,4 +1,4 @@
-package io.sluice.content.embedded;
+package io.sluice.content;
 
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +50,29 @@ class KeySequencerTest {
     void run_afterFailedTask_startsNextAndReportsFailure() {
         CompletableFuture<String> failed = sequencer.run("k", () -> {
             throw new IllegalStateException("boom");
+        });
+        CompletableFuture<String> next = sequencer.run("k", () -> CompletableFuture.completedFuture("ok"));
+
+        assertTrue(failed.isCompletedExceptionally());
+        assertEquals("ok", next.join());
+    }
+
+    @Test
+    void run_afterTaskCompletedExceptionally_startsNextAndReportsFailure() {
+        CompletableFuture<String> first = new CompletableFuture<>();
+        CompletableFuture<String> failed = sequencer.run("k", () -> first);
+        CompletableFuture<String> next = sequencer.run("k", () -> CompletableFuture.completedFuture("ok"));
+
+        first.completeExceptionally(new IllegalStateException("boom"));
+
+        assertTrue(failed.isCompletedExceptionally());
+        assertEquals("ok", next.join());
+    }
+
+    @Test
+    void run_taskThrowingError_startsNextAndReportsFailure() {
+        CompletableFuture<String> failed = sequencer.run("k", () -> {
+            throw new StackOverflowError("deep");
         });
         CompletableFuture<String> next = sequencer.run("k", () -> CompletableFuture.completedFuture("ok"));
 

@@ -1,4 +1,4 @@
-package io.sluice.content.embedded;
+package io.sluice.content;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,9 +10,10 @@ import java.util.function.Supplier;
  * Only keys with a task in flight take memory, and there is no global lock: each submission is one map update.
  *
  * <p>This makes a read-modify-write on one document atomic even when its write completes later, on another thread
- * (a group commit), without holding any thread while it waits.
+ * (a group commit, a driver's callback), without holding any thread while it waits. Every engine orders its
+ * operations per document with it, through {@link OperationSequencer}.
  */
-final class KeySequencer {
+public final class KeySequencer {
 
     private final ConcurrentHashMap<Object, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
 
@@ -21,7 +22,7 @@ final class KeySequencer {
      * The task is started on the thread that completes its predecessor (or the caller's), so it must only hand work
      * off, never block. A task that throws completes the result exceptionally.
      */
-    <T> CompletableFuture<T> run(Object key, Supplier<CompletableFuture<T>> task) {
+    public <T> CompletableFuture<T> run(Object key, Supplier<CompletableFuture<T>> task) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture<T> result = new CompletableFuture<>();
         CompletableFuture<Void> previous = tails.put(key, done);
@@ -51,7 +52,7 @@ final class KeySequencer {
     }
 
     /** Number of keys with a task queued or running. */
-    int activeKeys() {
+    public int activeKeys() {
         return tails.size();
     }
 

@@ -1,0 +1,120 @@
+package io.sluice.content;
+
+import io.sluice.document.DocumentException;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+/**
+ * The part of every engine's single-document operations that the {@link ContentBackend} contract fixes: admission
+ * (ERROR once closed, TIMEOUT past the deadline, OVERLOAD beyond a number of pending operations), ordering per document
+ * (a {@link KeySequencer}), the same checks again when an operation's turn comes, and failures turned into outcomes. An
+ * engine supplies only how to carry an operation out. Thread-safe; never blocks.
+ */
+public final class OperationSequencer {
+
+    private final String engine;
+    private final Clock clock;
+    private final int maxPending;
+    private final BooleanSupplier closed;
+    private final BiFunction<String, Throwable, Outcome> failures;
+    private final KeySequencer keys = new KeySequencer();
+    private final AtomicInteger pending = new AtomicInteger();
+
+    /**
+     * @param engine     the engine's name in messages, e.g. "in-memory"
+     * @param clock      the clock deadlines are checked against
+     * @param maxPending operations admitted but not completed at most; one more answers OVERLOAD at once
+     * @param closed     whether the engine is closed: operations then answer ERROR
+     * @param failures   the outcome of an operation (named as in {@link #run}) that failed with an exception other
+     *                   than a {@link DocumentException} (which is always an ERROR with its message); gets the cause
+     *                   unwrapped from any {@link CompletionException}
+     */
+    public OperationSequencer(String engine, Clock clock, int maxPending, BooleanSupplier closed,
+                              BiFunction<String, Throwable, Outcome> failures) {
+        if (maxPending < 1) {
+            throw new IllegalArgumentException("maxPending must be positive, but was " + maxPending);
+        }
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.maxPending = maxPending;
+        this.closed = Objects.requireNonNull(closed, "closed");
+        this.failures = Objects.requireNonNull(failures, "failures");
+    }
+
+    /**
+     * Runs {@code operation} after every operation submitted earlier with an equal {@code key} has completed, unless
+     * the engine is closed, {@code deadline} has passed (checked now and again when its turn comes) or too many
+     * operations are pending. {@code operation} starts on the thread that completed its predecessor (or the caller's),
+     * so it must hand work off, never block; it may throw.
+     *
+     * @param what how messages name the operation, e.g. "put of 'id:ns:music::a'"
+     */
+    public CompletableFuture<Outcome> run(Object key, String what, Instant deadline,
+                                          Supplier<CompletableFuture<Outcome>> operation) {
+        Outcome refusal = refusal(what, deadline);
+        if (refusal != null) {
+            return CompletableFuture.completedFuture(refusal);
+        }
+        if (pending.incrementAndGet() > maxPending) {
+            pending.decrementAndGet();
+            return CompletableFuture.completedFuture(
+                    Outcome.overload("Rejecting " + what + ": " + maxPending + " operations already pending"));
+        }
+        return keys.run(key, () -> {
+            Outcome late = refusal(what, deadline);
+            return late != null ? CompletableFuture.completedFuture(late) : operation.get();
+        }).handle((outcome, failure) -> {
+            pending.decrementAndGet();
+            return failure == null ? outcome : failed(what, failure);
+        });
+    }
+
+    /**
+     * Runs an engine's own work on one document (e.g. forgetting an expired tombstone) in that document's order, as
+     * {@link #run} does, but without admission checks: it is not an operation a client waits for.
+     */
+    public <T> CompletableFuture<T> sequence(Object key, Supplier<CompletableFuture<T>> task) {
+        return keys.run(key, task);
+    }
+
+    /** Why an operation must not start now: the engine is closed or {@code deadline} has passed; null if it may. */
+    public Outcome refusal(String what, Instant deadline) {
+        if (closed.getAsBoolean()) {
+            return closedOutcome();
+        }
+        if (clock.instant().isAfter(deadline)) {
+            return Outcome.deadlinePassed(what, deadline);
+        }
+        return null;
+    }
+
+    /** The outcome of operations on a closed engine. */
+    public Outcome closedOutcome() {
+        return Outcome.error("The " + engine + " content backend is closed");
+    }
+
+    /** Operations admitted and not yet completed. */
+    public int pending() {
+        return pending.get();
+    }
+
+    private Outcome failed(String what, Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof DocumentException) {
+            return Outcome.error(cause.getMessage());
+        }
+        return failures.apply(what, cause);
+    }
+
+}

@@ -1,0 +1,32 @@
+package io.sluice.content;
+
+import io.sluice.document.Document;
+
+/**
+ * The newest stored version of one document as an engine read it: a live document or a tombstone, with its
+ * timestamp. The {@link WriteRules} decide on it; "no version at all" is {@code null} there.
+ *
+ * <p>An engine may read only a version's header (liveness and timestamp) when the rules do not need the document
+ * ({@link WriteRules#needsDocument}); {@link #document()} is then never called.
+ */
+public interface Version {
+
+    /** Whether this is a live document rather than a tombstone. */
+    boolean isLive();
+
+    /** When this version was written, in microseconds. */
+    long timestamp();
+
+    /**
+     * The live document. Called at most once per decision, and only on live versions.
+     *
+     * @throws io.sluice.document.DocumentException if the stored form cannot be read into the application's types
+     */
+    Document document();
+
+    /** Whether {@code version} (possibly null, for none) is a live document. */
+    static boolean isLive(Version version) {
+        return version != null && version.isLive();
+    }
+
+}
