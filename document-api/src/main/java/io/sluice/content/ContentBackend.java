@@ -15,13 +15,23 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Versions and timestamps</h2>
  * Each write of a document gets a timestamp in microseconds from the backend's clock, strictly greater than that of
- * the document's previous version. A remove leaves a tombstone carrying its own timestamp, which visits with
- * {@code includeRemoves} return; a get or update treats a tombstone as a missing document. Backends may forget
- * tombstones after a retention period.
+ * the document's previous version ({@link Timestamps}). A remove leaves a tombstone carrying its own timestamp, which
+ * visits with {@code includeRemoves} return; a get or update treats a tombstone as a missing document. Backends may
+ * forget tombstones after a retention period.
  *
  * <h2>Ordering</h2>
  * Operations on one document id are applied in the order they were issued (the order of the calls), whatever the
- * thread; operations on different ids may run in parallel.
+ * thread; operations on different ids may run in parallel. {@link OperationSequencer} does this for every engine.
+ *
+ * <h2>Plain puts and removes</h2>
+ * A put or remove without a condition needs nothing of the previous version but its existence, which only
+ * {@link Outcome#found()} reports and /document/v1 never shows. A backend may therefore apply one without reading the
+ * previous version ({@link WriteRules#putWithoutRead}, {@link WriteRules#removeWithoutRead}), as long as operations
+ * on the id stay ordered as above and its timestamps increase monotonically across everything it writes (for
+ * example {@link Timestamps#monotonic}, floored at the newest timestamp it stores). Such an outcome says so with
+ * {@link Outcome#foundKnown()} false, and a plain remove of a missing document then leaves a tombstone that visits
+ * with {@code includeRemoves} may return. Conditional operations, creates and updates always read: their outcomes
+ * always know. Each backend's documentation says which it does.
  *
  * <h2>Test-and-set conditions and create-if-nonexistent</h2>
  * A condition holds only if it evaluates to {@code TRUE} against the newest live version; {@code INVALID} counts as
@@ -50,7 +60,7 @@ public interface ContentBackend extends AutoCloseable {
 
     /**
      * Writes {@code document}, replacing any previous version. On success, {@code found()} says whether a live
-     * version existed before.
+     * version existed before, unless the backend applied a plain put without reading it (see above).
      */
     CompletableFuture<Outcome> put(Document document, OperationOptions options);
 
@@ -68,7 +78,11 @@ public interface ContentBackend extends AutoCloseable {
      */
     CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options);
 
-    /** Removes {@code id}, leaving a tombstone; {@code options.createIfNonExistent()} is ignored. */
+    /**
+     * Removes {@code id}, leaving a tombstone; {@code options.createIfNonExistent()} is ignored. On success,
+     * {@code found()} says whether a live version existed, unless the backend applied a plain remove without reading
+     * it (see above).
+     */
     CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options);
 
     /**

@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  * Every write is a lightweight transaction: the backend reads the current version, decides (condition, create,
  * update), and writes with {@code IF ts = <the timestamp it read>} ({@code null} when there was none). So
  * test-and-set, create-if-nonexistent and read-modify-write updates stay atomic across any number of Sluice
- * containers, and every version's timestamp is strictly greater than its predecessor's. A lost race re-reads at the
+ * containers, every version's timestamp is strictly greater than its predecessor's, and every outcome's
+ * {@link Outcome#found()} is known. The {@link io.sluice.content.WriteRules} make the decisions. A lost race re-reads at the
  * serial consistency level and decides again. A write whose result is unknown (a timeout, a node dying mid-request)
  * is resolved with a serial read of the attempt id it wrote, so an operation is applied at most once and the client is
  * told whether it was.

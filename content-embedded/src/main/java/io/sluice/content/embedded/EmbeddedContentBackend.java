@@ -52,8 +52,10 @@ import java.util.stream.Stream;
  *
  * <p>A write is acknowledged once it is in the write-ahead log: with {@link Durability#LOG} that survives a crash of
  * the process, with {@link Durability#SYNC} (group commit) also power loss. Operations run on a small thread pool and
- * are sequenced per document id, so a condition or create-if-nonexistent reads and writes atomically per document
- * while operations on different documents run in parallel. Puts and updates answer INSUFFICIENT_STORAGE while the
+ * are sequenced per document id ({@link io.sluice.content.OperationSequencer}), so a condition or
+ * create-if-nonexistent reads and writes atomically per document while operations on different documents run in
+ * parallel. A plain put or remove reads only the previous version's header (kind and timestamp), so its
+ * {@link Outcome#found()} is always known and its timestamp exceeds the previous version's even across restarts. Puts and updates answer INSUFFICIENT_STORAGE while the
  * disk is nearly full ({@link EmbeddedOptions#minFreeDiskBytes()}) or RocksDB reports no space; removes, gets and
  * visits go on. Tombstones are kept for the configured retention, then deleted by a periodic sweep, and compaction
  * reclaims their space.
