@@ -7,7 +7,7 @@
  * tombstones by {@code timestamp + key}, so expired ones are a prefix. Blocks are LZ4-compressed, ZSTD at the
  * bottommost level; the block cache and the memtables share one memory budget.
  *
- * <p>Concurrency: per-document sequencing ({@code KeySequencer}) makes each read-modify-write atomic for its document
+ * <p>Concurrency: per-document sequencing ({@link io.sluice.content.OperationSequencer}) makes each read-modify-write atomic for its document
  * without a global lock; RocksDB calls run on a small pool; with {@link
  * io.sluice.content.embedded.Durability#SYNC} one committer thread fsyncs many writes at once.
  *
