@@ -15,6 +15,7 @@ import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
 import io.sluice.document.json.DocumentJsonReader;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
 import org.slf4j.Logger;
@@ -40,6 +41,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -84,6 +86,10 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final long retentionMicros;
     private final Duration recoveryTime;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Operations running on their callers' threads ({@link #tryWithoutWaiting}); close() waits for them. */
+    private final LongAdder callsWithoutWaiting = new LongAdder();
+    /** Operations that had to go to a store thread: a file read, a write stall, or a closing store. */
+    private final LongAdder handedOff = new LongAdder();
     /** Statistics read the database under the read lock; closing it takes the write lock, so reads never see it gone. */
     private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
 
@@ -91,7 +97,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
 
     @FunctionalInterface
     private interface Operation {
-        Step apply(RocksStore.Families families, byte[] key) throws RocksDBException;
+        Step apply(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException;
     }
 
     private EmbeddedContentBackend(EmbeddedOptions options, RocksStore store, Duration recoveryTime) {
@@ -166,27 +172,27 @@ public final class EmbeddedContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
         Objects.requireNonNull(document, "document");
         return submit(document.id(), "put of '" + document.id() + "'", options, Access.WRITE,
-                      (families, key) -> operations.put(families, key, document, options));
+                      (families, key, reads) -> operations.put(families, key, document, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
         return submit(id, "get of '" + id + "'", options, Access.READ,
-                      (families, key) -> operations.get(families, key, id, fields, options));
+                      (families, key, reads) -> operations.get(families, key, id, fields, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         Objects.requireNonNull(update, "update");
         return submit(update.id(), "update of '" + update.id() + "'", options, Access.WRITE,
-                      (families, key) -> operations.update(families, key, update, options));
+                      (families, key, reads) -> operations.update(families, key, update, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
         return submit(id, "remove of '" + id + "'", options, Access.REMOVE,
-                      (families, key) -> operations.remove(families, key, id, options));
+                      (families, key, reads) -> operations.remove(families, key, id, options, reads));
     }
 
     /** {@inheritDoc} Batches are read on the backend's threads; one call scans a bounded number of entries. */
@@ -268,9 +274,29 @@ public final class EmbeddedContentBackend implements ContentBackend {
                              () -> start(id, what, options, access, families, key, operation));
     }
 
-    /** Runs {@code operation} on the executor, then writes what it decided; completes with its outcome. */
+    /**
+     * Carries {@code operation} out, then writes what it decided; completes with its outcome. It runs on the calling
+     * thread when it can without waiting: its reads find what they need in the memtables or the block cache, and its
+     * write needs no stall (see {@link #tryWithoutWaiting}). Otherwise, and for what the calling thread must not wait
+     * for, it runs on a store thread, which may wait for a file read or a write stall.
+     */
     private CompletableFuture<Outcome> start(DocumentId id, String what, OperationOptions options, Access access,
                                              RocksStore.Families families, byte[] key, Operation operation) {
+        if (!closed.get()) {
+            callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
+            try {
+                if (!closed.get()) {
+                    CompletableFuture<Outcome> done = tryWithoutWaiting(id, what, options, access, families, key,
+                                                                        operation);
+                    if (done != null) {
+                        return done;
+                    }
+                }
+            } finally {
+                callsWithoutWaiting.decrement();
+            }
+        }
+        handedOff.increment();
         CompletableFuture<Outcome> result = new CompletableFuture<>();
         try {
             executor.execute(() -> {
@@ -281,7 +307,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
                 }
                 Step step;
                 try {
-                    step = operation.apply(families, key);
+                    step = operation.apply(families, key, operations.reads(false));
                 } catch (RocksDBException e) {
                     result.complete(storeFailure(id, e));
                     return;
@@ -301,6 +327,39 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                          : Outcome.overload("Rejecting " + what + ": the store's work queue is full"));
         }
         return result;
+    }
+
+    /**
+     * The operation on the calling thread, with reads that take only what is in memory and a write that RocksDB may
+     * not stall: a few microseconds of work and no waiting, which is cheaper than handing it to a store thread and
+     * back. Null if it would have had to wait (nothing was written): then a store thread does it all again.
+     */
+    private CompletableFuture<Outcome> tryWithoutWaiting(DocumentId id, String what, OperationOptions options,
+                                                         Access access, RocksStore.Families families, byte[] key,
+                                                         Operation operation) {
+        Outcome early = refusal(id, what, options, access);
+        if (early != null) {
+            return CompletableFuture.completedFuture(early);
+        }
+        Step step;
+        try {
+            step = operation.apply(families, key, operations.reads(true));
+        } catch (RocksDBException e) {
+            return StoreOperations.isIncomplete(e) ? null : CompletableFuture.completedFuture(storeFailure(id, e));
+        }
+        if (step.mutations.isEmpty()) {
+            return CompletableFuture.completedFuture(step.outcome);
+        }
+        CompletableFuture<Void> written = writer.writeWithoutStall(step.mutations);
+        if (written == null) {
+            return null;
+        }
+        return written.handle((ignored, failure) -> failure == null ? step.outcome : writeFailure(id, failure));
+    }
+
+    /** How many operations so far were handed to a store thread instead of running on the caller's. */
+    long operationsHandedOff() {
+        return handedOff.sum();
     }
 
     /** Why the operation must not run now (the executor's queue may have held it), or null if it may. */
@@ -393,7 +452,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        if (!sweeper.isTerminated() || !executor.isTerminated()) {
+        interrupted |= !awaitCallsWithoutWaiting();
+        if (!sweeper.isTerminated() || !executor.isTerminated() || callsWithoutWaiting.sum() != 0) {
             // Closing the database under a running native call would crash the process; leak it instead.
             log.error("Store threads are still running; leaving the store at {} open", options.dataDirectory());
         } else {
@@ -408,6 +468,22 @@ public final class EmbeddedContentBackend implements ContentBackend {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Waits for the operations running on callers' threads to leave the store: each takes microseconds, and none
+     * starts once {@link #closed} is set. False if interrupted.
+     */
+    private boolean awaitCallsWithoutWaiting() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+        while (callsWithoutWaiting.sum() != 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */

@@ -12,8 +12,10 @@ import io.sluice.content.Version;
 import io.sluice.content.WriteRules;
 import io.sluice.document.json.DocumentJsonReader;
 import org.rocksdb.ReadOptions;
+import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
 
 import java.time.Clock;
 import java.util.List;
@@ -29,6 +31,8 @@ final class StoreOperations {
     private final DocumentJsonReader reader;
     private final Clock clock;
     private final ReadOptions reads = new ReadOptions();
+    /** Reads that answer Incomplete instead of reading a file: what the memtables and the block cache hold. */
+    private final ReadOptions cachedReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
 
     StoreOperations(RocksDB db, DocumentJsonReader reader, Clock clock) {
         this.db = db;
@@ -36,27 +40,42 @@ final class StoreOperations {
         this.clock = clock;
     }
 
-    Step put(RocksStore.Families families, byte[] key, Document document, OperationOptions options)
+    /**
+     * The read options for an operation: {@code cachedOnly} ones fail with status Incomplete rather than wait for a
+     * file read ({@link #isIncomplete}), so a caller that must not block can retry on a store thread.
+     */
+    ReadOptions reads(boolean cachedOnly) {
+        return cachedOnly ? cachedReads : reads;
+    }
+
+    /** Whether {@code e} says a read or write was refused rather than wait (a file read, a write stall). */
+    static boolean isIncomplete(RocksDBException e) {
+        return e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete;
+    }
+
+    Step put(RocksStore.Families families, byte[] key, Document document, OperationOptions options, ReadOptions reads)
             throws RocksDBException {
-        byte[] previous = WriteRules.needsDocument(options) ? read(families, key) : readHeader(families, key);
+        byte[] previous = WriteRules.needsDocument(options) ? read(families, key, reads)
+                                                            : readHeader(families, key, reads);
         return step(families, key, previous,
                     WriteRules.put(document, version(document.id(), previous), options, clock));
     }
 
-    Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options)
-            throws RocksDBException {
-        return Step.done(WriteRules.get(id, version(id, read(families, key)), fields, options, clock));
+    Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options,
+             ReadOptions reads) throws RocksDBException {
+        return Step.done(WriteRules.get(id, version(id, read(families, key, reads)), fields, options, clock));
     }
 
-    Step update(RocksStore.Families families, byte[] key, DocumentUpdate update, OperationOptions options)
-            throws RocksDBException {
-        byte[] previous = read(families, key);
+    Step update(RocksStore.Families families, byte[] key, DocumentUpdate update, OperationOptions options,
+                ReadOptions reads) throws RocksDBException {
+        byte[] previous = read(families, key, reads);
         return step(families, key, previous, WriteRules.update(update, version(update.id(), previous), options, clock));
     }
 
-    Step remove(RocksStore.Families families, byte[] key, DocumentId id, OperationOptions options)
+    Step remove(RocksStore.Families families, byte[] key, DocumentId id, OperationOptions options, ReadOptions reads)
             throws RocksDBException {
-        byte[] previous = WriteRules.needsDocument(options) ? read(families, key) : readHeader(families, key);
+        byte[] previous = WriteRules.needsDocument(options) ? read(families, key, reads)
+                                                            : readHeader(families, key, reads);
         return step(families, key, previous, WriteRules.remove(id, version(id, previous), options, clock));
     }
 
@@ -70,7 +89,7 @@ final class StoreOperations {
         }
         byte[] key = StoreKeys.tombstoneStoreKey(indexKey);
         long timestamp = StoreKeys.tombstoneTimestamp(indexKey);
-        byte[] stored = readHeader(families, key);
+        byte[] stored = readHeader(families, key, reads);
         Mutation dropIndex = Mutation.delete(families.tombstones, indexKey);
         if (stored != null && !StoredValue.isLive(stored) && StoredValue.timestamp(stored) == timestamp) {
             return Step.write(Outcome.written(timestamp, true),
@@ -102,12 +121,12 @@ final class StoreOperations {
         return Step.write(decision.written(timestamp), List.of(put));
     }
 
-    private byte[] read(RocksStore.Families families, byte[] key) throws RocksDBException {
+    private byte[] read(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException {
         return db.get(families.documents, reads, key);
     }
 
     /** The first {@link StoredValue#HEADER_BYTES} of the stored value (enough for its kind and timestamp), or null. */
-    private byte[] readHeader(RocksStore.Families families, byte[] key) throws RocksDBException {
+    private byte[] readHeader(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException {
         byte[] header = new byte[StoredValue.HEADER_BYTES];
         int size = db.get(families.documents, reads, key, header);
         return size == RocksDB.NOT_FOUND ? null : header;
@@ -140,6 +159,7 @@ final class StoreOperations {
 
     void close() {
         reads.close();
+        cachedReads.close();
     }
 
 }

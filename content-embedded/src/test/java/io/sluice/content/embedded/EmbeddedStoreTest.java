@@ -135,6 +135,32 @@ class EmbeddedStoreTest {
     }
 
     @Test
+    void writesAndCachedReads_runOnTheCallersThread_completingBeforeTheyReturn() {
+        EmbeddedContentBackend backend = open(options());
+        CompletableFuture<Outcome> put = backend.put(song("a", "Hey"), until());
+        CompletableFuture<Outcome> get = backend.get(id("a"), FieldSet.all(), until());
+        CompletableFuture<Outcome> remove = backend.remove(id("a"), until());
+
+        assertTrue(put.isDone() && get.isDone() && remove.isDone());
+        assertEquals(Status.SUCCESS, get.join().status());
+        assertEquals(0, backend.operationsHandedOff());
+    }
+
+    @Test
+    void readNeedingAFile_isHandedToAStoreThread_andThenItsBlocksAreCached() {
+        EmbeddedContentBackend backend = open(options());
+        Outcome written = await(backend.put(song("a", "Hey"), until()));
+        backend.close(); // flushes: the document is now only in a file, and the reopened block cache is empty
+
+        EmbeddedContentBackend reopened = open(options());
+        assertEquals(Outcome.found(song("a", "Hey"), written.timestamp()),
+                     await(reopened.get(id("a"), FieldSet.all(), until())));
+        assertEquals(1, reopened.operationsHandedOff());
+        assertEquals(Status.SUCCESS, await(reopened.get(id("a"), FieldSet.all(), until())).status());
+        assertEquals(1, reopened.operationsHandedOff(), "the second read finds the blocks in the cache");
+    }
+
+    @Test
     void reopen_afterClose_keepsRemovedDocumentRemoved() {
         EmbeddedContentBackend backend = open(options());
         await(backend.put(song("a", "Hey"), until()));

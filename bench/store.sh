@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The embedded store under a real feed: `./sluice feed` (its defaults, h2c) of N new 1 KiB documents into a fresh Sluice
+# with the DEFAULT /document/v1 configuration (no maxpendingdocs raised), then reads of the fed store. Prints one
+# markdown table of:
+#   - server CPU per put (user + system of the server process over the feed, from /proc), ops/s, wall seconds;
+#   - steadiness: the lowest and the median 5-second window rate (the server's succeeded-put counter, sampled every
+#     0.5 s) and their ratio; the 429s the feeder saw;
+#   - stored bytes per document (the data directory after a graceful stop, which flushes the memtables);
+#   - after a restart on the fed store: GETs/s of random stored ids (h2load 4 x 32, h2c: within what the default
+#     configuration admits) and a streamed 1-slice visit
+#     in MB/s and docs/s (curl), with server CPU per GET.
+#
+# Usage: bench/store.sh                       (from anywhere; builds the jars if needed)
+# Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_KEEP, BENCH_NO_BUILD):
+#   DOCUMENTS=1000000      documents fed
+#   WARM_UP=50000          documents of other ids fed first, untimed, so the JIT has compiled the server's path
+#   SYNC=false             true: <embedded sync="true"/> (acknowledged after fsync)
+#   READS=1                0 skips the read part
+#   GETS=200000            GET requests after the feed
+#   STORE_PORT=28090
+#   PROFILE=0              1: record the server with JFR during the feed (jfr summary and top frames in the log)
+# shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "$BENCH_SMOKE" == 1 ]]; then
+  DOCUMENTS="${DOCUMENTS:-5000}" GETS="${GETS:-2000}" WARM_UP="${WARM_UP:-1000}"
+fi
+DOCUMENTS="${DOCUMENTS:-1000000}"
+WARM_UP="${WARM_UP:-50000}"
+SYNC="${SYNC:-false}"
+READS="${READS:-1}"
+GETS="${GETS:-200000}"
+STORE_PORT="${STORE_PORT:-28090}"
+PROFILE="${PROFILE:-0}"
+DOCUMENT_BYTES=1024
+
+bench_require curl h2load
+bench_build "$bench_server_jar" http-server
+bench_build "$bench_cli_jar" feed-cli
+bench_require_free_port "$STORE_PORT"
+
+app="$bench_work/app" data="$bench_work/data"
+mkdir -p "$app/schemas"
+cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
+cat > "$app/services.xml" <<XML
+<services version="1.0">
+  <container id="bench" version="1.0">
+    <http>
+      <server id="plain" port="$STORE_PORT"/>
+    </http>
+    <document-api/>
+  </container>
+  <content id="bench" version="1.0">
+    <min-redundancy>1</min-redundancy>
+    <documents>
+      <document type="article" mode="index"/>
+    </documents>
+    <engine>
+      <embedded data-directory="$data" sync="$SYNC"/>
+    </engine>
+  </content>
+</services>
+XML
+
+bench_log "Generating $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
+bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
+bench_generate_feed "$WARM_UP" "$DOCUMENT_BYTES" warm- > "$bench_work/warm-up.jsonl"
+
+java_opts="$BENCH_JAVA_OPTS"
+[[ "$PROFILE" == 1 ]] && java_opts="$java_opts -XX:StartFlightRecording=filename=$bench_work/feed.jfr,settings=profile"
+BENCH_JAVA_OPTS="$java_opts" bench_start_sluice "$app" "$STORE_PORT"
+
+bench_log "Warming up with $WARM_UP documents of other ids"
+"$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/warm-up.jsonl" \
+    > /dev/null 2> "$bench_work/warm-up.err" || { tail -n 20 "$bench_work/warm-up.err" >&2; bench_die "warm-up failed"; }
+bench_log "Feeding $DOCUMENTS documents (sync=$SYNC)"
+bench_sample_puts "$STORE_PORT" "$bench_work/puts.samples"
+cpu_before="$(bench_cpu_ticks "$sluice_pid")"
+start="$(date +%s.%N)"
+feed_status=0
+"$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/feed.jsonl" \
+    > "$bench_work/feed.out" 2> "$bench_work/feed.err" || feed_status=$?
+wall="$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
+cpu_after="$(bench_cpu_ticks "$sluice_pid")"
+bench_stop "$bench_sampler_pid"
+[[ "$feed_status" == 0 ]] || { tail -n 20 "$bench_work/feed.err" >&2; bench_die "the feed failed ($feed_status)"; }
+if [[ "$PROFILE" == 1 ]]; then
+  jcmd "$sluice_pid" JFR.dump filename="$bench_work/feed.jfr" > /dev/null
+  jfr print --events jdk.ExecutionSample "$bench_work/feed.jfr" |
+    awk '/stackTrace = \[/ { getline; sub(/^[ \t]+/, ""); sub(/line:.*/, ""); top[$0]++; n++ }
+         END { for (f in top) printf "%6.2f%% %s\n", 100 * top[f] / n, f }' | sort -rn | head -n 25 > "$bench_work/top-frames"
+  jfr print --events jdk.NativeMethodSample "$bench_work/feed.jfr" |
+    awk '/stackTrace = \[/ { getline; sub(/^[ \t]+/, ""); sub(/line:.*/, ""); top[$0]++; n++ }
+         END { for (f in top) printf "%6.2f%% %s\n", 100 * top[f] / n, f }' | sort -rn | head -n 10 > "$bench_work/top-native"
+  bench_log "Top frames of the server's Java threads during the feed ($bench_work/feed.jfr):"
+  cat "$bench_work/top-frames" >&2
+  bench_log "Top native methods Java threads were in (samples of threads in native code, incl. waiting):"
+  cat "$bench_work/top-native" >&2
+fi
+
+# Where the server's CPU went, by thread group (threads named alike, digits dropped): native RocksDB threads too.
+for task in /proc/"$sluice_pid"/task/*; do
+  stat="$(cat "$task/stat" 2>/dev/null)" || continue
+  name="$(sed -E 's/^[0-9]+ \((.*)\) .*/\1/' <<<"$stat" | tr -d '0-9' | sed -E 's/[-:#]+$//')"
+  awk -v n="$name" '{ print n "\t" $12 + $13 }' <<<"${stat##*) }"
+done | awk -F'\t' -v t="$bench_clk_tck" -v d="$DOCUMENTS" '{ s[$1] += $2; all += $2 }
+  END { for (n in s) if (s[n] > 0) printf "%7.1f µs/put %5.1f%%  %s\n", 1e6 * s[n] / t / d, 100 * s[n] / all, n }' |
+  sort -rn > "$bench_work/threads"
+bench_log "Server CPU by thread group over its life (start, feed):"
+head -n 12 "$bench_work/threads" >&2
+
+server_cpu="$(awk -v a="$cpu_before" -v b="$cpu_after" -v t="$bench_clk_tck" 'BEGIN { print (b - a) / t }')"
+us_per_put="$(awk -v c="$server_cpu" -v n="$DOCUMENTS" 'BEGIN { printf "%.1f", 1e6 * c / n }')"
+rate="$(awk -v w="$wall" -v n="$DOCUMENTS" 'BEGIN { printf "%.0f", n / w }')"
+# 5-second windows over the feed, from the last sample before its first put (the counter includes the warm-up's) to the
+# last one that added some.
+read -r window_min window_median <<<"$(awk '{ t[NR] = $1; c[NR] = $2 }
+  END {
+    first = 0; last = 0
+    for (i = 2; i <= NR; i++) { if (c[i] > c[i - 1]) { if (!first) first = i - 1; last = i } }
+    n = 0
+    for (i = first; i <= last; i++) for (j = i + 1; j <= last; j++) if (t[j] - t[i] >= 5) { r[++n] = (c[j] - c[i]) / (t[j] - t[i]); i = j - 1; break }
+    if (n == 0) { print "0 0"; exit }
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { x = r[i]; r[i] = r[j]; r[j] = x }
+    printf "%.0f %.0f\n", r[1], (n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2) }' "$bench_work/puts.samples")"
+steady="$(bench_ratio "$window_min" "$window_median")"
+# 429s the feeder was answered (and retried): from its closing statistics, "http.response.code.counts" : { "429" : n }.
+throttled="$(sed -nE 's/^ *"429" : ([0-9]+).*/\1/p' "$bench_work/feed.out" | head -n 1)"
+throttled="${throttled:-0}"
+
+bench_log "Stopping the server (flushes the memtables)"
+bench_stop "$sluice_pid"
+stored_bytes="$(du -sb "$data" | awk '{ print $1 }')"
+bytes_per_document="$(awk -v b="$stored_bytes" -v n="$(( DOCUMENTS + WARM_UP ))" 'BEGIN { printf "%.0f", b / n }')"
+
+get_rate="-" get_cpu="-" visit_mbs="-" visit_docs="-"
+if [[ "$READS" == 1 ]]; then
+  BENCH_JAVA_OPTS="$BENCH_JAVA_OPTS" bench_start_sluice "$app" "$STORE_PORT"
+  awk -v base="http://127.0.0.1:$STORE_PORT" -v n="$DOCUMENTS" -v count="$GETS" 'BEGIN { srand(42);
+      for (i = 0; i < count; i++) printf "%s/document/v1/bench/article/docid/%d\n", (i ? "" : base), int(rand() * n) }' \
+      > "$bench_work/gets"
+  h2load -n "$(( GETS / 10 ))" -c 4 -m 32 -i "$bench_work/gets" > /dev/null 2>&1 || true  # warm-up
+  cpu_before="$(bench_cpu_ticks "$sluice_pid")"
+  h2load -n "$GETS" -c 4 -m 32 -i "$bench_work/gets" > "$bench_work/h2load.out" 2>&1 || true
+  cpu_after="$(bench_cpu_ticks "$sluice_pid")"
+  get_rate="$(sed -nE 's/^finished in .*, ([0-9.]+) req\/s.*/\1/p' "$bench_work/h2load.out")"
+  ok="$(sed -nE 's/^status codes: ([0-9]+) 2xx.*/\1/p' "$bench_work/h2load.out")"
+  if [[ "${ok:-0}" -lt "$GETS" ]]; then
+    grep -E '^(requests|status codes):' "$bench_work/h2load.out" >&2
+    get_rate="$get_rate (only ${ok:-0} of $GETS 2xx)"
+  fi
+  get_cpu="$(awk -v a="$cpu_before" -v b="$cpu_after" -v t="$bench_clk_tck" -v n="$GETS" 'BEGIN { printf "%.1f", 1e6 * (b - a) / t / n }')"
+  start="$(date +%s.%N)"
+  bytes="$(curl -sf "http://127.0.0.1:$STORE_PORT/document/v1/?cluster=bench&stream=true&wantedDocumentCount=1000000" |
+           wc -c)"
+  seconds="$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
+  visit_mbs="$(awk -v b="$bytes" -v s="$seconds" 'BEGIN { printf "%.1f", b / s / 1e6 }')"
+  visit_docs="$(awk -v n="$DOCUMENTS" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')"
+  bench_stop "$sluice_pid"
+fi
+
+echo
+echo "| documents | sync | ops/s | server CPU µs/put | 5-s window min / median | steady | 429s | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") |"
+exit 0
