@@ -9,7 +9,7 @@
 #   DOCUMENTS=100000 ROUNDS=3              stored documents, runs per row
 #   PAGE_DOCUMENTS=1000                    wantedDocumentCount of paged visits
 #   SLICES="1 4 8"  MODES="paged streamed sluice-visit"
-#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
+#   SLUICE_PORT=28200 SLUICE_TLS_PORT=28201
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -21,8 +21,8 @@ ROUNDS="${ROUNDS:-3}"
 PAGE_DOCUMENTS="${PAGE_DOCUMENTS:-1000}"
 SLICES="${SLICES:-1 4 8}"
 MODES="${MODES:-paged streamed sluice-visit}"
-SLUICE_PORT="${SLUICE_PORT:-28080}"
-SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
+SLUICE_PORT="${SLUICE_PORT:-28200}"
+SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28201}"
 DOCUMENT_BYTES=1024
 MAX_REQUESTS_PER_SLICE=100000
 

@@ -41,14 +41,14 @@ class VisitCommandTest {
     void slices_writeOneJsonlFilePerSlice_withPutRenamedToId() throws IOException {
         List<String> queries = new CopyOnWriteArrayList<>();
         try (StubServer server = new StubServer(r -> { queries.add(r.query()); return corpus(r, new AtomicBoolean(false)); })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "2", "--output-dir", tmp.toString(), "--silent");
             assertEquals(0, result.exitCode(), result.err());
         }
         assertEquals("{\"id\":\"id:ns:music::a0\",\"fields\":{\"f\":1}}\n{\"id\":\"id:ns:music::a1\",\"fields\":{\"f\":2}}\n",
                      read(tmp.resolve("slice-0000.jsonl")));
         assertEquals("{\"id\":\"id:ns:music::b0\",\"fields\":{}}\n", read(tmp.resolve("slice-0001.jsonl")));
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("cluster=music&stream=true&slices=2&sliceId=0&continuation=T0&timeout=")), queries.toString());
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("cluster=music&stream=true&bucketSpace=default&slices=2&sliceId=0&continuation=T0&timeout=")), queries.toString());
     }
 
     @Test
@@ -58,7 +58,7 @@ class VisitCommandTest {
         Path checkpoint = tmp.resolve("visit.checkpoint");
         Path out = tmp.resolve("out");
         try (StubServer server = new StubServer(r -> { queries.add(r.query()); return corpus(r, failPageTwo); })) {
-            String[] args = { "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--slices", "2",
+            String[] args = { "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default", "--slices", "2",
                               "--output-dir", out.toString(), "--checkpoint", checkpoint.toString(), "--silent" };
             CliRunner first = CliRunner.run("", args);
             assertEquals(1, first.exitCode());
@@ -83,7 +83,7 @@ class VisitCommandTest {
                 ? jsonl("{\"put\":\"id:ns:music::a1\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}")
                 : jsonl("{\"put\":\"id:ns:music::a0\",\"fields\":{}}", "{\"continuation\":{\"token\":\"T0\",\"percentFinished\":50.0}}",
                         "{\"put\":\"id:ns:music::a1\",\"fields\":{}}"))) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--output-dir", tmp.toString(), "--silent");
             assertEquals(0, result.exitCode(), result.err());
         }
@@ -108,7 +108,7 @@ class VisitCommandTest {
             return page < 2 ? jsonl(document, "{\"continuation\":{\"token\":\"P" + (page + 1) + "\",\"percentFinished\":" + (page + 1) * 33 + "}}")
                             : jsonl(document, "{\"continuation\":{\"percentFinished\":100.0}}");
         })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "2", "--output-dir", tmp.toString(), "--silent");
             assertEquals(0, result.exitCode(), result.err());
         }
@@ -123,7 +123,7 @@ class VisitCommandTest {
     void jsonResponse_isUnderstoodToo() {
         try (StubServer server = new StubServer(r -> StubServer.Reply.json(200,
                 "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}"))) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
             assertEquals("{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}\n", result.out());
@@ -136,7 +136,7 @@ class VisitCommandTest {
         try (StubServer server = new StubServer(r -> calls.getAndIncrement() == 0
                                                      ? StubServer.Reply.json(429, "{\"message\":\"busy\"}")
                                                      : jsonl("{\"put\":\"id:ns:music::x\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}"))) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
             assertEquals("{\"id\":\"id:ns:music::x\",\"fields\":{}}\n", result.out());
@@ -153,19 +153,19 @@ class VisitCommandTest {
                    ? StubServer.Reply.json(200, "{\"documentCount\":2}")
                    : StubServer.Reply.json(200, "{\"documentCount\":3,\"continuation\":\"C1\"}");
         })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--selection", "music.year<2000", "--delete-where");
             assertEquals(0, result.exitCode(), result.err());
             assertTrue(result.err().contains("delete-where: 5 documents"), result.err());
         }
-        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000",
-                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&continuation=C1"), requests);
+        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default",
+                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default&continuation=C1"), requests);
     }
 
     @Test
     void updateWhere_withoutDocumentType_isRejected() throws IOException {
         Path update = Files.writeString(tmp.resolve("update.json"), "{\"fields\":{\"a\":{\"assign\":1}}}");
-        CliRunner result = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "music",
+        CliRunner result = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "music", "--bucket-space", "default",
                                          "--selection", "true", "--update-where", update.toString());
         assertEquals(1, result.exitCode());
         assertEquals("Error: Option '--update-where' needs '--namespace' and '--document-type'\n", result.err());
