@@ -174,6 +174,10 @@ final class SliceFiles implements VisitSink, Closeable {
             write(ARRAY_END, 0, ARRAY_END.length);
             endMember();
         }
+        if (format.gzip() && file.position() == 0) { // an empty gzip file is not valid gzip: write an empty member
+            write(ARRAY_START, 0, 0);
+            endMember();
+        }
         file.force(false);
         file.close();
         file = null;

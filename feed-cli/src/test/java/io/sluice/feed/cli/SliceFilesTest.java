@@ -149,4 +149,15 @@ class SliceFilesTest {
         }
     }
 
+    @Test
+    void gzip_withoutDocuments_isAValidEmptyGzipFile() throws IOException {
+        SliceFiles.Format format = new SliceFiles.Format(false, true, Long.MAX_VALUE, Long.MAX_VALUE);
+        try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
+            files.continuation(Optional.empty(), 100);
+        }
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(tmp.resolve("slice-0001.jsonl.gz")))) {
+            assertEquals(0, in.readAllBytes().length);
+        }
+    }
+
 }

@@ -171,4 +171,44 @@ class VisitCommandTest {
         assertEquals("Error: Option '--update-where' needs '--namespace' and '--document-type'\n", result.err());
     }
 
+    @Test
+    void contentClusterStar_visitsEveryClusterTheServerNames_andBothBucketSpaces_asOneJsonArray() {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> {
+            queries.add(r.query().replaceAll("&timeout=\\d+ms", ""));
+            if (r.query().startsWith("cluster=%2A"))
+                return StubServer.Reply.json(400, "{\"message\":\"Your Vespa deployment has no content cluster '*', only 'a', 'b'\"}");
+            String cluster = r.query().replaceAll("cluster=([a-z]+)&.*", "$1");
+            String space = r.query().replaceAll(".*bucketSpace=([a-z]+).*", "$1");
+            return jsonl("{\"put\":\"id:ns:t::" + cluster + "-" + space + "\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}");
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--make-feed", "--slices", "1", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+            List<String> documents = result.out().lines().filter(line -> ! line.equals("[") && ! line.equals("]"))
+                                           .map(line -> line.replaceFirst("^,", "")).sorted().toList();
+            assertEquals(List.of("{\"id\":\"id:ns:t::a-default\",\"fields\":{}}", "{\"id\":\"id:ns:t::a-global\",\"fields\":{}}",
+                                 "{\"id\":\"id:ns:t::b-default\",\"fields\":{}}", "{\"id\":\"id:ns:t::b-global\",\"fields\":{}}"), documents);
+            assertTrue(result.out().startsWith("[\n{\"id\""), result.out());
+            assertTrue(result.out().endsWith("}\n]\n"), result.out());
+            assertEquals(1, result.out().lines().filter(line -> line.startsWith("{")).count(), result.out());
+        }
+        assertEquals("cluster=%2A&wantedDocumentCount=1", queries.get(0));
+        assertEquals(5, queries.size(), queries.toString());
+    }
+
+    @Test
+    void vespaVisitFlagsWithoutAMeaningHere_areErrors_namingWhy() {
+        CliRunner pretty = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--pretty-json");
+        assertEquals(1, pretty.exitCode());
+        assertEquals("Error: Option '--pretty-json' of vespa visit is not supported: sluice writes one document per line; " +
+                     "pipe through 'jq .' to indent\n", pretty.err());
+        CliRunner zstd = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--output-dir", "x", "--compression", "zstd");
+        assertEquals(1, zstd.exitCode());
+        assertTrue(zstd.err().contains("com.github.luben:zstd-jni"), zstd.err());
+        CliRunner gzipToStdout = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--compression", "gzip");
+        assertEquals("Error: Option '--compression' needs '--output-dir' (to compress standard output, pipe it through gzip)\n", gzipToStdout.err());
+        CliRunner both = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "a", "--content-cluster", "b");
+        assertEquals("Error: Options '--cluster' and '--content-cluster' are the same; give one\n", both.err());
+    }
+
 }
