@@ -171,6 +171,35 @@ class VisitCopyEndToEndTest {
         assertTrue(again.err().contains("copy: 0 visited  0 fed  0 failed"), again.err()); // all done by the checkpoint
     }
 
+    @Test
+    void copy_killedAndRerunWithItsCheckpoint_leavesEveryDocumentEqual() throws Exception {
+        URI source = start("source");
+        URI target = start("target");
+        Map<String, Object> corpus = feedCorpus(source, 1000);
+        Path checkpoint = directory.resolve("copy.checkpoint");
+        List<String> copy = List.of("copy", "--from", source.toString(), "--to", target.toString(), "--slices", "2",
+                                    "--chunk-count", "5", "--checkpoint", checkpoint.toString(), "--silent");
+        Process killed = cli(copy);
+        try {
+            while (killed.isAlive() && ! hasToken(checkpoint)) killed.waitFor(10, TimeUnit.MILLISECONDS);
+        }
+        finally {
+            killed.destroyForcibly().waitFor();
+        }
+        Cli rerun = Cli.run(copy.toArray(String[]::new));
+        assertEquals(0, rerun.exit(), rerun.err());
+        assertEquals(corpus, visitAll(target));
+    }
+
+    private static boolean hasToken(Path checkpoint) throws IOException {
+        try {
+            return Files.exists(checkpoint) && Files.readAllLines(checkpoint).stream().anyMatch(line -> line.contains(" token "));
+        }
+        catch (java.nio.file.NoSuchFileException e) {
+            return false; // renamed over between the two calls
+        }
+    }
+
     private URI start(String name) throws IOException {
         Path application = directory.resolve(name).resolve("app");
         Files.createDirectories(application.resolve("schemas"));
