@@ -83,7 +83,8 @@ final class CopyCommand {
                 throw new UsageException("Option '--field-set' does not go with copy: puts of some fields would replace whole documents");
             from = url(args, "from");
             to = url(args, "to");
-            options = VisitOptions.parse(args, OptionalInt.empty(), "from-time", "to-time");
+            VisitOptions parsed = VisitOptions.parse(args, OptionalInt.empty(), "from-time", "to-time");
+            options = parsed.split(Math.max(1, (VisitCommand.STREAMS + parsed.slices - 1) / parsed.slices));
             checkpointFile = args.value("checkpoint").map(Path::of);
             deadLetterFile = args.value("dead-letter").map(Path::of);
             connections = args.intValue("connections", 8, 1, 1024);

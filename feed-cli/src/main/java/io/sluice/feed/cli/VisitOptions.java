@@ -56,15 +56,29 @@ final class VisitOptions {
 
     final List<String> clusters;          // "*" alone: to be discovered
     final List<Optional<String>> bucketSpaces;
-    final List<Integer> sliceIds;
-    final VisitParameters parameters;     // with the first cluster; each unit's are made from it
+    final List<Integer> sliceIds;         // of the --slices the user gave
+    final int slices;                     // --slices
+    final int split;                      // server slices per slice
+    final VisitParameters parameters;     // with the first cluster, and slices × split slices; each unit's are made from it
 
-    private VisitOptions(List<String> clusters, List<Optional<String>> bucketSpaces, List<Integer> sliceIds,
-                         VisitParameters parameters) {
+    private VisitOptions(List<String> clusters, List<Optional<String>> bucketSpaces, List<Integer> sliceIds, int slices,
+                         int split, VisitParameters parameters) {
         this.clusters = clusters;
         this.bucketSpaces = bucketSpaces;
         this.sliceIds = sliceIds;
+        this.slices = slices;
+        this.split = split;
         this.parameters = parameters;
+    }
+
+    /**
+     * These options with each slice visited as {@code split} slices of the server, in parallel: slice i of N is the
+     * server's slices i, i + N, … of N × split, since a document's slice is a number modulo the slice count. A slice is
+     * one stream, which one server thread renders: a dump of few slices gets more of the server this way, and
+     * {@code --slice-id} still names the same documents.
+     */
+    VisitOptions split(int split) {
+        return new VisitOptions(clusters, bucketSpaces, sliceIds, slices, split, parameters.withSlices(slices * split));
     }
 
     /** As {@link #parse(Args, OptionalInt, String, String)} with the time range in {@code --from} and {@code --to}. */
@@ -113,7 +127,7 @@ final class VisitOptions {
                                                          args.value("selection"), args.value("field-set"), Optional.empty(),
                                                          micros(args, from), micros(args, to), slices,
                                                          Duration.ofMillis((long) (timeout * 1000)), stream, chunk);
-        return new VisitOptions(clusters, List.copyOf(spaces), List.copyOf(sliceIds), parameters);
+        return new VisitOptions(clusters, List.copyOf(spaces), List.copyOf(sliceIds), slices, 1, parameters);
     }
 
     boolean discovers() { return clusters.equals(List.of("*")); }
@@ -121,11 +135,15 @@ final class VisitOptions {
     /** The units to visit over {@code clusters}, bucket space by bucket space, then cluster by cluster. */
     List<Unit> units(List<String> clusters) {
         List<Unit> units = new ArrayList<>();
-        int slices = parameters.slices();
+        int serverSlices = parameters.slices();
         for (int s = 0; s < bucketSpaces.size(); s++)
             for (int c = 0; c < clusters.size(); c++)
                 for (int slice : sliceIds)
-                    units.add(new Unit((s * clusters.size() + c) * slices + slice, clusters.get(c), bucketSpaces.get(s), slice));
+                    for (int part = 0; part < split; part++) {
+                        int serverSlice = slice + part * slices;
+                        units.add(new Unit((s * clusters.size() + c) * serverSlices + serverSlice, clusters.get(c),
+                                           bucketSpaces.get(s), serverSlice));
+                    }
         return units;
     }
 

@@ -35,6 +35,12 @@ class VisitCommandTest {
                      "{\"continuation\":{\"percentFinished\":100.0}}");
     }
 
+    /** {@code reply} for the server's slice 0 (or an unsliced request), an empty finished slice for the others. */
+    private static StubServer.Reply sliceZero(StubServer.Received request, java.util.function.Supplier<StubServer.Reply> reply) {
+        if (request.query().matches(".*sliceId=[1-9].*")) return jsonl("{\"continuation\":{\"percentFinished\":100.0}}");
+        return reply.get();
+    }
+
     private static String read(Path file) throws IOException { return Files.readString(file); }
 
     @Test
@@ -121,8 +127,8 @@ class VisitCommandTest {
 
     @Test
     void jsonResponse_isUnderstoodToo() {
-        try (StubServer server = new StubServer(r -> StubServer.Reply.json(200,
-                "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}"))) {
+        try (StubServer server = new StubServer(r -> sliceZero(r, () -> StubServer.Reply.json(200,
+                "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}")))) {
             CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
@@ -133,9 +139,9 @@ class VisitCommandTest {
     @Test
     void throttled_isRetried() {
         AtomicInteger calls = new AtomicInteger();
-        try (StubServer server = new StubServer(r -> calls.getAndIncrement() == 0
+        try (StubServer server = new StubServer(r -> sliceZero(r, () -> calls.getAndIncrement() == 0
                                                      ? StubServer.Reply.json(429, "{\"message\":\"busy\"}")
-                                                     : jsonl("{\"put\":\"id:ns:music::x\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}"))) {
+                                                     : jsonl("{\"put\":\"id:ns:music::x\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}")))) {
             CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
@@ -148,7 +154,7 @@ class VisitCommandTest {
     void deleteWhere_followsContinuationsToCompletion() {
         List<String> requests = new CopyOnWriteArrayList<>();
         try (StubServer server = new StubServer(r -> {
-            requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&timeout=\\d+ms", ""));
+            if (r.query().contains("sliceId=0&")) requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&timeout=\\d+ms", ""));
             return r.query().contains("continuation=")
                    ? StubServer.Reply.json(200, "{\"documentCount\":2}")
                    : StubServer.Reply.json(200, "{\"documentCount\":3,\"continuation\":\"C1\"}");
@@ -156,10 +162,10 @@ class VisitCommandTest {
             CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--selection", "music.year<2000", "--delete-where");
             assertEquals(0, result.exitCode(), result.err());
-            assertTrue(result.err().contains("delete-where: 5 documents"), result.err());
+            assertTrue(result.err().contains("delete-where: 20 documents"), result.err()); // slice 1 of 1 is 4 of the server's
         }
-        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default",
-                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default&continuation=C1"), requests);
+        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default&slices=4&sliceId=0",
+                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default&slices=4&sliceId=0&continuation=C1"), requests);
     }
 
     @Test
@@ -180,7 +186,8 @@ class VisitCommandTest {
                 return StubServer.Reply.json(400, "{\"message\":\"Your Vespa deployment has no content cluster '*', only 'a', 'b'\"}");
             String cluster = r.query().replaceAll("cluster=([a-z]+)&.*", "$1");
             String space = r.query().replaceAll(".*bucketSpace=([a-z]+).*", "$1");
-            return jsonl("{\"put\":\"id:ns:t::" + cluster + "-" + space + "\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}");
+            return sliceZero(r, () -> jsonl("{\"put\":\"id:ns:t::" + cluster + "-" + space + "\",\"fields\":{}}",
+                                            "{\"continuation\":{\"percentFinished\":100.0}}"));
         })) {
             CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--make-feed", "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
@@ -193,7 +200,7 @@ class VisitCommandTest {
             assertEquals(1, result.out().lines().filter(line -> line.startsWith("{")).count(), result.out());
         }
         assertEquals("cluster=%2A&wantedDocumentCount=1", queries.get(0));
-        assertEquals(5, queries.size(), queries.toString());
+        assertEquals(1 + 2 * 2 * 4, queries.size(), queries.toString()); // clusters × spaces × 4 server slices
     }
 
     @Test
@@ -209,6 +216,20 @@ class VisitCommandTest {
         assertEquals("Error: Option '--compression' needs '--output-dir' (to compress standard output, pipe it through gzip)\n", gzipToStdout.err());
         CliRunner both = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "a", "--content-cluster", "b");
         assertEquals("Error: Options '--cluster' and '--content-cluster' are the same; give one\n", both.err());
+    }
+
+    @Test
+    void toStandardOutput_aSliceIsVisitedAsFourOfTheServers_soSliceIdNamesTheSameDocuments() {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> {
+            queries.add(r.query().replaceAll(".*(slices=\\d+&sliceId=\\d+).*", "$1"));
+            return jsonl("{\"continuation\":{\"percentFinished\":100.0}}");
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
+                                             "--slices", "2", "--slice-id", "1", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        assertEquals(List.of("slices=4&sliceId=1", "slices=4&sliceId=3"), queries.stream().sorted().toList());
     }
 
 }
