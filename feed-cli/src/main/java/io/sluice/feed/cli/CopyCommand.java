@@ -48,7 +48,7 @@ final class CopyCommand {
             "  --from URL                            the /document/v1 endpoint to copy from\n" +
             "  --to URL                              the /document/v1 endpoint to copy to\n" +
             ConnectionOptions.HELP.replaceAll("(?m)^  --endpoint.*\n", "") +
-            VisitOptions.HELP.replace("--from TIME, --to TIME      ", "--from-time TIME, --to-time TIME")
+            VisitOptions.HELP.replace("--from TIME, --to TIME" + " ".repeat(10), "--from-time TIME, --to-time TIME")
                              .replaceAll("(?m)^  --field-set.*\n", "") +
             "  --connections N                       HTTP/2 connections per endpoint (default 8)\n" +
             "  --checkpoint FILE                     save progress to FILE; a rerun with it continues where it stopped\n" +
