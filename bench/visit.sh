@@ -2,14 +2,17 @@
 # Visit throughput of Sluice (embedded store): N stored 1 KiB documents read back through /document/v1 paged
 # (wantedDocumentCount per page, following continuation tokens) and streamed (stream=true), with 1, 4 and 8 slices
 # fetched in parallel (the documented data-dump recipe, with curl), and with `./sluice visit` (JSONL to a file).
-# Prints a markdown table: MB/s (response bytes) and docs/s, median (min-max), and server CPU seconds (median).
+# Copies to a second server: `./sluice copy` (sluice-copy) against `./sluice visit` to a file then `./sluice feed` of
+# it (dump-feed); both rewrite the same documents in the target every round.
+# Prints a markdown table: MB/s (response bytes; JSONL bytes for the copies) and docs/s, median (min-max), and server
+# CPU seconds (median; both servers' for the copies).
 #
 # Usage: bench/visit.sh                    (from anywhere; builds the jars if needed; ~3 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
 #   DOCUMENTS=100000 ROUNDS=3              stored documents, runs per row
 #   PAGE_DOCUMENTS=1000                    wantedDocumentCount of paged visits
-#   SLICES="1 4 8"  MODES="paged streamed sluice-visit"
-#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443
+#   SLICES="1 4 8"  MODES="paged streamed sluice-visit"   (also: sluice-copy dump-feed)
+#   SLUICE_PORT=28200 SLUICE_TLS_PORT=28201 TARGET_PORT=28204 TARGET_TLS_PORT=28205   (the target: for the copies)
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -21,8 +24,10 @@ ROUNDS="${ROUNDS:-3}"
 PAGE_DOCUMENTS="${PAGE_DOCUMENTS:-1000}"
 SLICES="${SLICES:-1 4 8}"
 MODES="${MODES:-paged streamed sluice-visit}"
-SLUICE_PORT="${SLUICE_PORT:-28080}"
-SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
+SLUICE_PORT="${SLUICE_PORT:-28200}"
+SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28201}"
+TARGET_PORT="${TARGET_PORT:-28204}"
+TARGET_TLS_PORT="${TARGET_TLS_PORT:-28205}"
 DOCUMENT_BYTES=1024
 MAX_REQUESTS_PER_SLICE=100000
 
@@ -34,6 +39,17 @@ for port in "$SLUICE_PORT" "$SLUICE_TLS_PORT"; do bench_require_free_port "$port
 bench_make_certificate
 bench_write_app "$bench_work/app" "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$bench_work/data"
 bench_start_sluice "$bench_work/app" "$SLUICE_PORT"
+copies=false
+[[ " $MODES " == *" sluice-copy "* || " $MODES " == *" dump-feed "* ]] && copies=true
+target_pid=""
+if $copies; then
+  for port in "$TARGET_PORT" "$TARGET_TLS_PORT"; do bench_require_free_port "$port"; done
+  bench_write_app "$bench_work/target-app" "$TARGET_PORT" "$TARGET_TLS_PORT" "$bench_work/target-data"
+  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
+  bench_start target java $BENCH_JAVA_OPTS -jar "$bench_server_jar" serve --app "$bench_work/target-app"
+  target_pid="$bench_last_pid"
+  bench_wait_ready "$target_pid" "$TARGET_PORT" target
+fi
 bench_log "Feeding $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
 bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
 "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" --file "$bench_work/feed.jsonl" --silent \
@@ -93,12 +109,58 @@ visit_cli() {  # slices
   echo "$result"
 }
 
+# ./sluice copy of everything to the target; prints "documents bytes", the bytes being the corpus' JSONL (as dumped).
+copy_cli() {  # slices
+  local fed
+  if ! SLUICE_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}" "$bench_root/sluice" copy --from "http://127.0.0.1:$SLUICE_PORT/" \
+         --to "http://127.0.0.1:$TARGET_PORT/" --content-cluster bench --slices "$1" 2> "$bench_work/copy.err" < /dev/null; then
+    tail -n 20 "$bench_work/copy.err" >&2
+    return 1
+  fi
+  fed="$(grep -oE '[0-9,]+ fed' "$bench_work/copy.err" | tail -n 1 | tr -d ', fed')"
+  echo "${fed:-0} $corpus_bytes"
+}
+
+# ./sluice visit to a file, then ./sluice feed of that file to the target; prints "documents bytes" (of the JSONL).
+dump_feed() {  # slices
+  local out="$bench_work/dump.jsonl" result
+  if ! SLUICE_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}" "$bench_root/sluice" visit --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
+         --content-cluster bench --slices "$1" --silent > "$out" 2> "$bench_work/visit.err" ||
+     ! SLUICE_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}" "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$TARGET_PORT/" \
+         --file "$out" --silent --exit-on-feed-errors > /dev/null 2> "$bench_work/feed.err"; then
+    tail -n 20 "$bench_work/visit.err" "$bench_work/feed.err" >&2
+    return 1
+  fi
+  result="$(wc -l < "$out") $(wc -c < "$out")"
+  rm -f "$out"
+  echo "$result"
+}
+
 # The first ./sluice visit after a build also writes the CLI's class-data archive (see ./sluice), as it does for any
 # user once; do that untimed, with a small slice of the corpus so the archive holds the classes of a whole visit.
 if [[ " $MODES " == *" sluice-visit "* ]]; then
   "$bench_root/sluice" visit --endpoint "http://127.0.0.1:$SLUICE_PORT/" --cluster bench --slices 64 --slice-id 0 \
                        --silent > /dev/null 2> "$bench_work/visit.err" || { tail -n 20 "$bench_work/visit.err" >&2; bench_die "warm-up visit failed"; }
 fi
+
+corpus_bytes=0
+if $copies; then
+  # The corpus' size as JSONL, for the copies' MB/s; and the copy's class-data archive, untimed, as for visit above.
+  "$bench_root/sluice" visit --endpoint "http://127.0.0.1:$SLUICE_PORT/" --content-cluster bench --silent > "$bench_work/corpus.jsonl" \
+    2> "$bench_work/visit.err" || { tail -n 20 "$bench_work/visit.err" >&2; bench_die "sizing visit failed"; }
+  corpus_bytes="$(wc -c < "$bench_work/corpus.jsonl")"
+  rm -f "$bench_work/corpus.jsonl"
+  "$bench_root/sluice" copy --from "http://127.0.0.1:$SLUICE_PORT/" --to "http://127.0.0.1:$TARGET_PORT/" --content-cluster bench \
+                       --slices 64 --slice-id 0 --silent 2> "$bench_work/copy.err" < /dev/null || { tail -n 20 "$bench_work/copy.err" >&2; bench_die "warm-up copy failed"; }
+fi
+
+# CPU ticks of the servers a row loads: the source, and for the copies the target too.
+servers_cpu_ticks() {  # mode
+  local ticks
+  ticks="$(bench_cpu_ticks "$sluice_pid")"
+  [[ "$1" == sluice-copy || "$1" == dump-feed ]] && ticks=$((ticks + $(bench_cpu_ticks "$target_pid")))
+  echo "$ticks"
+}
 
 failures=0
 declare -A mbs docs cpus
@@ -108,12 +170,17 @@ for ((round = 1; round <= ROUNDS; round++)); do
   for row in "${rows[@]}"; do
     IFS='|' read -r mode slices <<<"$row"
     bench_require_alive "$sluice_pid" sluice
-    before="$(bench_cpu_ticks "$sluice_pid")"
+    [[ -n "$target_pid" ]] && bench_require_alive "$target_pid" target
+    before="$(servers_cpu_ticks "$mode")"
     start="$(date +%s.%N)"
-    if [[ "$mode" == sluice-visit ]]; then result="$(visit_cli "$slices")" || result=""
-    else result="$(visit_curl "$mode" "$slices")" || result=""; fi
+    case "$mode" in
+      sluice-visit) result="$(visit_cli "$slices")" || result="" ;;
+      sluice-copy) result="$(copy_cli "$slices")" || result="" ;;
+      dump-feed) result="$(dump_feed "$slices")" || result="" ;;
+      *) result="$(visit_curl "$mode" "$slices")" || result="" ;;
+    esac
     end="$(date +%s.%N)"
-    after="$(bench_cpu_ticks "$sluice_pid")"
+    after="$(servers_cpu_ticks "$mode")"
     read -r documents bytes <<<"${result:-0 0}"
     if [[ "$documents" != "$DOCUMENTS" ]]; then
       echo "$mode with $slices slices visited $documents of $DOCUMENTS documents" >&2
@@ -136,7 +203,9 @@ echo
 echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $java_version, commit $commit," \
      "engine $BENCH_ENGINE; $DOCUMENTS stored $DOCUMENT_BYTES-byte documents, visited whole $ROUNDS times per row;" \
      "paged = wantedDocumentCount=$PAGE_DOCUMENTS per request, streamed = stream=true, both with curl per slice in" \
-     "parallel; sluice-visit = ./sluice visit (MB/s of its JSONL output). Medians, (min-max)."
+     "parallel; sluice-visit = ./sluice visit (MB/s of its JSONL output); sluice-copy = ./sluice copy to a second" \
+     "server, dump-feed = ./sluice visit to a file then ./sluice feed of it (MB/s of the corpus' JSONL; CPU of both" \
+     "servers). Medians, (min-max)."
 echo
 echo "| mode | slices | MB/s | docs/s | server CPU s |"
 echo "|---|---:|---:|---:|---:|"

@@ -121,17 +121,46 @@ public final class VisitClient implements AutoCloseable {
         }
     }
 
+    /**
+     * The server's content clusters, found as the Vespa CLI finds them: by visiting cluster {@code *}, which the server
+     * refuses with the message {@code Your Vespa deployment has no content cluster '*', only 'a', 'b'}.
+     *
+     * @throws FeedException when the server does not answer so, or cannot be reached
+     */
+    public List<String> contentClusters() {
+        Page page = page(newRequest(0, "GET", "/document/v1/?cluster=%2A&wantedDocumentCount=1&timeout=10000ms", 10_000));
+        String marker = "no content cluster '*', only ";
+        int at = page.message == null ? -1 : page.message.indexOf(marker);
+        if (at < 0)
+            throw new FeedException("Failed finding the content clusters: visiting cluster '*' got status " + page.status +
+                                    (page.message == null ? "" : ": " + page.message) + "; name one with --content-cluster");
+        List<String> clusters = new java.util.ArrayList<>();
+        String rest = page.message.substring(at + marker.length());
+        for (int open = rest.indexOf('\''); open >= 0; ) {
+            int close = rest.indexOf('\'', open + 1);
+            if (close < 0) break;
+            clusters.add(rest.substring(open + 1, close));
+            open = rest.indexOf('\'', close + 1);
+        }
+        if (clusters.isEmpty()) throw new FeedException("Failed finding the content clusters in: " + page.message);
+        return List.copyOf(clusters);
+    }
+
     private static void checkSlice(VisitParameters params, int sliceId) {
         if (sliceId < 0 || sliceId >= params.slices())
             throw new IllegalArgumentException("Slice id must be in [0, " + params.slices() + "), but was " + sliceId);
     }
 
     private Request newRequest(int sliceId, String method, String pathAndQuery, VisitParameters params) {
+        return newRequest(sliceId, method, pathAndQuery, params.timeout().toMillis());
+    }
+
+    private Request newRequest(int sliceId, String method, String pathAndQuery, long timeoutMillis) {
         int i = sliceId % httpClients.length;
         Request request = httpClient(i).newRequest(bases[i] + pathAndQuery)
                                         .method(method)
                                         .version(HttpVersion.HTTP_2)
-                                        .idleTimeout(params.timeout().toMillis() + 30_000, TimeUnit.MILLISECONDS);
+                                        .idleTimeout(timeoutMillis + 30_000, TimeUnit.MILLISECONDS);
         if ( ! headers.isEmpty()) request.headers(fields -> headers.forEach((name, value) -> fields.put(name, value.get())));
         return request;
     }

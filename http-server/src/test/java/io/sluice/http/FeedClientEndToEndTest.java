@@ -117,7 +117,7 @@ class FeedClientEndToEndTest {
         assertEquals(large.resultsById(), resultsById(fed.err()));
 
         Path output = directory.resolve("visited");
-        Cli visited = Cli.run(withTls("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER,
+        Cli visited = Cli.run(withTls("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER, "--bucket-space", "default",
                                       "--slices", String.valueOf(SLICES), "--connections", "2", "--output-dir", output.toString(), "--silent"));
         assertEquals(0, visited.exit(), visited.err());
         assertEquals(large.documents(), documents(sliceFiles(output)));
@@ -127,14 +127,15 @@ class FeedClientEndToEndTest {
     void cli_visitToStandardOutput_overH2c_printsEveryDocumentOnce() throws Exception {
         server = PackagedServer.start(directory, pki, Engine.MEMORY);
         assertEquals(small.results(), feed(h2c(), small));
-        Cli visited = Cli.run("visit", "--endpoint", server.plain().toString(), "--cluster", Corpus.CLUSTER,
+        Cli visited = Cli.run("visit", "--endpoint", server.plain().toString(), "--cluster", Corpus.CLUSTER, "--bucket-space", "default",
                               "--slices", String.valueOf(SLICES), "--connections", "2", "--silent");
         assertEquals(0, visited.exit(), visited.err());
         assertEquals(small.documents(), documents(lines(visited.out())));
     }
 
     /**
-     * A visit that stopped part-way: slice 0 after its first page, with half a line written after its checkpoint;
+     * A visit that stopped part-way: slice 0 after its first page, with half a line written to its partial file after its
+     * checkpoint;
      * slice 1 done (its file in a form the CLI would not write, to show it is left alone); slice 2 not started, but
      * with a file left over; slice 3 done. The rerun completes it, writing every document once.
      */
@@ -144,7 +145,7 @@ class FeedClientEndToEndTest {
         assertEquals(small.results(), feed(h2c(), small));
         Path output = directory.resolve("visited");
         Path checkpoint = directory.resolve("visit.checkpoint");
-        String[] visit = { "visit", "--endpoint", server.plain().toString(), "--cluster", Corpus.CLUSTER, "--slices",
+        String[] visit = { "visit", "--endpoint", server.plain().toString(), "--cluster", Corpus.CLUSTER, "--bucket-space", "default", "--slices",
                            String.valueOf(SLICES), "--connections", "2", "--output-dir", output.toString(),
                            "--checkpoint", checkpoint.toString(), "--silent" };
         Cli complete = Cli.run(visit);
@@ -160,7 +161,7 @@ class FeedClientEndToEndTest {
         for (Object document : (List<?>) firstPage.get("documents"))
             written.append(Corpus.render(document)).append('\n');
         byte[] slice0 = written.toString().getBytes(StandardCharsets.UTF_8);
-        Files.write(output.resolve("slice-0000.jsonl"), (written + "{\"id\":\"id:ns:music::torn").getBytes(StandardCharsets.UTF_8));
+        Files.write(output.resolve("slice-0000.jsonl.partial"), (written + "{\"id\":\"id:ns:music::torn").getBytes(StandardCharsets.UTF_8));
         String slice1 = Files.readString(output.resolve("slice-0001.jsonl")).replace("\":", "\" : ");
         Files.writeString(output.resolve("slice-0001.jsonl"), slice1);
         Files.writeString(output.resolve("slice-0002.jsonl"), "{\"id\":\"id:ns:music::left-over\",\"fields\":{}}\n");
@@ -182,7 +183,7 @@ class FeedClientEndToEndTest {
     void cli_deleteWhere_removesExactlyTheSelection() throws Exception {
         server = PackagedServer.start(directory, pki, Engine.EMBEDDED);
         assertEquals(small.results(), feed(h2c(), small));
-        Cli deleted = Cli.run(withTls("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER,
+        Cli deleted = Cli.run(withTls("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER, "--bucket-space", "default",
                                       "--selection", "music.year < 250", "--delete-where", "--slices", String.valueOf(SLICES),
                                       "--connections", "2", "--silent"));
         assertEquals(0, deleted.exit(), deleted.err());
@@ -209,7 +210,7 @@ class FeedClientEndToEndTest {
     @Test
     void cli_visitWithoutClientCertificate_exitsWith1_atOnce_namingTheMissingCertificate() {
         server = PackagedServer.start(directory, pki, Engine.MEMORY);
-        Cli visited = Cli.run("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER,
+        Cli visited = Cli.run("visit", "--endpoint", server.tls().toString(), "--cluster", Corpus.CLUSTER, "--bucket-space", "default",
                               "--ca-certificates", pki.caFile().toString(), "--slices", "1", "--silent");
         assertEquals(1, visited.exit(), visited.err());
         assertTrue(visited.err().startsWith("Error: Visiting slice 0 failed: "), visited.err());

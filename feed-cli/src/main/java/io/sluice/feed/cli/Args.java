@@ -1,6 +1,7 @@
 package io.sluice.feed.cli;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +15,16 @@ import java.util.Set;
 final class Args {
 
     private final Map<String, List<String>> values;
+    private final Set<String> off; // flags given as --name=false
 
-    private Args(Map<String, List<String>> values) { this.values = values; }
+    private Args(Map<String, List<String>> values, Set<String> off) {
+        this.values = values;
+        this.off = off;
+    }
 
     static Args parse(String[] args, Set<String> flags, Set<String> options, Set<String> multiOptions) {
         Map<String, List<String>> values = new LinkedHashMap<>();
+        Set<String> off = new HashSet<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if ( ! arg.startsWith("--") || arg.length() == 2)
@@ -32,7 +38,14 @@ final class Args {
             }
             List<String> list = values.computeIfAbsent(name, __ -> new ArrayList<>());
             if (flags.contains(name)) {
-                if (inline != null) throw new UsageException("Option '--" + name + "' takes no value, but got '" + inline + "'");
+                // --flag=true and --flag=false, as the Vespa CLI's boolean flags take them
+                if (inline != null && ! inline.equals("true") && ! inline.equals("false"))
+                    throw new UsageException("Option '--" + name + "' takes no value or true|false, but got '" + inline + "'");
+                if ("false".equals(inline)) {
+                    values.remove(name);
+                    off.add(name);
+                }
+                else off.remove(name);
             }
             else if (options.contains(name) || multiOptions.contains(name)) {
                 if (inline != null) list.add(inline);
@@ -43,10 +56,14 @@ final class Args {
             }
             else throw new UsageException("Unknown option '--" + name + "'; see --help");
         }
-        return new Args(values);
+        return new Args(values, off);
     }
 
+    /** Whether option {@code name} was given; for a flag, whether it is on (given, and not as {@code --name=false}). */
     boolean has(String name) { return values.containsKey(name); }
+
+    /** Whether {@code name} was given at all, a flag as {@code --name=false} included. */
+    boolean given(String name) { return values.containsKey(name) || off.contains(name); }
 
     Optional<String> value(String name) {
         List<String> list = values.get(name);

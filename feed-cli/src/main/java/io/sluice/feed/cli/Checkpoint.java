@@ -17,16 +17,19 @@ import java.util.Optional;
  * key &lt;what is visited, to refuse a checkpoint of another visit&gt;
  * slices N
  * slice &lt;id&gt; done|token|start &lt;output bytes&gt; [&lt;token&gt;]
+ * file &lt;id&gt; &lt;index&gt;
  * </pre>
  * The output byte count is the length of the slice's output file when the token was recorded, so a rerun truncates
- * what was written after it, and writes each document once. Saved by writing a temporary file and renaming it.
+ * what was written after it, and writes each document once. A {@code file} line, written only for a slice past its
+ * first file, says which of the slice's files that is (files before it are complete). Saved by writing a temporary
+ * file and renaming it.
  */
 final class Checkpoint {
 
     enum State { START, TOKEN, DONE }
 
-    record Slice(State state, long outputBytes, Optional<String> token) {
-        static final Slice START = new Slice(State.START, 0, Optional.empty());
+    record Slice(State state, long outputBytes, Optional<String> token, int file) {
+        static final Slice START = new Slice(State.START, 0, Optional.empty(), 0);
     }
 
     private final Path file;
@@ -68,7 +71,13 @@ final class Checkpoint {
                 case "slice":
                     int id = Integer.parseInt(parts[1]);
                     State state = State.valueOf(parts[2].toUpperCase(java.util.Locale.ROOT));
-                    slices[id] = new Slice(state, Long.parseLong(parts[3]), parts.length > 4 ? Optional.of(parts[4]) : Optional.empty());
+                    slices[id] = new Slice(state, Long.parseLong(parts[3]), parts.length > 4 ? Optional.of(parts[4]) : Optional.empty(),
+                                           slices[id].file());
+                    break;
+                case "file":
+                    int slice = Integer.parseInt(parts[1]);
+                    Slice old = slices[slice];
+                    slices[slice] = new Slice(old.state(), old.outputBytes(), old.token(), Integer.parseInt(parts[2]));
                     break;
                 default:
                     throw new UsageException("Checkpoint '" + file + "' has an unknown line: " + line);
@@ -80,7 +89,13 @@ final class Checkpoint {
     synchronized Slice slice(int id) { return slices[id]; }
 
     synchronized void update(int id, Optional<String> token, long outputBytes) {
-        slices[id] = token.isPresent() ? new Slice(State.TOKEN, outputBytes, token) : new Slice(State.DONE, outputBytes, Optional.empty());
+        update(id, token, outputBytes, slices[id].file());
+    }
+
+    /** Records where slice {@code id} is: its token (empty when done), and the length and index of its current file. */
+    synchronized void update(int id, Optional<String> token, long outputBytes, int file) {
+        slices[id] = token.isPresent() ? new Slice(State.TOKEN, outputBytes, token, file)
+                                       : new Slice(State.DONE, outputBytes, Optional.empty(), file);
         dirty = true;
     }
 
@@ -95,6 +110,7 @@ final class Checkpoint {
             Slice slice = slices[i];
             lines.add("slice " + i + " " + slice.state().name().toLowerCase(java.util.Locale.ROOT) + " " + slice.outputBytes() +
                       slice.token().map(t -> " " + t).orElse(""));
+            if (slice.file() > 0) lines.add("file " + i + " " + slice.file());
         }
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try {

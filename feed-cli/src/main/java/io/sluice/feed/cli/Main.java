@@ -4,7 +4,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 
-/** {@code sluice feed …} and {@code sluice visit …}. */
+/** {@code sluice feed …}, {@code sluice visit …} and {@code sluice copy …}. */
 public final class Main {
 
     private static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
@@ -26,15 +26,16 @@ public final class Main {
 
     static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean terminal) {
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
-            (args.length == 0 ? err : out).println("Usage: sluice feed [options] | sluice visit [options]; add --help for the options");
+            (args.length == 0 ? err : out).println("Usage: sluice feed [options] | sluice visit [options] | sluice copy [options]; add --help for the options");
             return args.length == 0 ? 1 : 0;
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "feed": return new FeedCommand(out, err, terminal).run(rest, in);
             case "visit": return new VisitCommand(out, err, terminal).run(rest);
+            case "copy": return new CopyCommand(out, err, terminal).run(rest);
             default:
-                err.println("Error: unknown command '" + args[0] + "'; expected 'feed' or 'visit'");
+                err.println("Error: unknown command '" + args[0] + "'; expected 'feed', 'visit' or 'copy'");
                 return 1;
         }
     }

@@ -8,20 +8,17 @@ import io.sluice.feed.VisitSink;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,38 +28,41 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * {@code sluice visit}: dumps a corpus as JSONL, slices in parallel over multiplexed HTTP/2, resumable through a
- * checkpoint file; or drives delete-where / update-where to completion the same way.
+ * {@code sluice visit}: dumps a corpus as JSONL or a JSON array, to standard output or to files per slice, slices of
+ * every cluster and bucket space in parallel over multiplexed HTTP/2, resumable through a checkpoint file; or drives
+ * delete-where / update-where to completion the same way.
  */
 final class VisitCommand {
 
-    private static final Set<String> FLAGS = ConnectionOptions.union(ConnectionOptions.FLAGS, Set.of(
-            "delete-where", "silent", "verbose", "help"));
-    private static final Set<String> OPTIONS = ConnectionOptions.union(ConnectionOptions.OPTIONS, Set.of(
-            "cluster", "selection", "field-set", "bucket-space", "from", "to", "slices", "slice-id", "output-dir",
-            "checkpoint", "namespace", "document-type", "update-where", "timeout", "connections"));
+    private static final Set<String> FLAGS = ConnectionOptions.union(ConnectionOptions.FLAGS, ConnectionOptions.union(VisitOptions.FLAGS, Set.of(
+            "delete-where", "silent", "verbose", "help", "make-feed", "json-lines")));
+    private static final Set<String> OPTIONS = ConnectionOptions.union(ConnectionOptions.OPTIONS, ConnectionOptions.union(VisitOptions.OPTIONS, Set.of(
+            "output-dir", "checkpoint", "update-where", "connections", "max-documents-per-file", "max-bytes-per-file", "compression")));
 
     static final String HELP =
-            "Usage: sluice visit --endpoint URL --cluster CLUSTER [options]\n" +
-            "Visits documents (stream=true) in parallel slices and writes them as JSONL, one {\"id\",\"fields\"} per line.\n\n" +
+            "Usage: sluice visit [--endpoint URL] [options]\n" +
+            "Visits documents (stream=true) in parallel slices and writes them as JSONL, one {\"id\",\"fields\"} per line:\n" +
+            "each line is a put that sluice feed and vespa feed take. Takes vespa visit's flags, with the same meaning.\n\n" +
             ConnectionOptions.HELP +
-            "  --cluster CLUSTER                     content cluster to visit (required)\n" +
-            "  --selection EXPRESSION                document selection\n" +
-            "  --field-set FIELDSET                  fields to return, e.g. '[all]' or 'music:title'\n" +
-            "  --bucket-space default|global         bucket space (server default: default)\n" +
-            "  --from TIME, --to TIME                time range: epoch seconds or RFC 3339\n" +
-            "  --namespace NS --document-type TYPE   visit /document/v1/NS/TYPE/docid/ (needed by --update-where)\n" +
-            "  --slices N                            slices in total (default 8)\n" +
-            "  --slice-id I                          run only slice I, for spreading slices over processes\n" +
+            VisitOptions.HELP +
             "  --connections N                       HTTP/2 connections per endpoint; slices share them (default 8)\n" +
-            "  --output-dir DIR                      write slice I to DIR/slice-I.jsonl instead of standard output\n" +
+            "  --make-feed                           write one JSON array of the documents instead of JSONL (as vespa visit);\n" +
+            "                                        with --json-lines too, JSONL\n" +
+            "  --json-lines[=true|false]             one document per line (default); false writes a JSON array\n" +
+            "  --output-dir DIR                      write files in DIR, slice I to slice-000I.jsonl, instead of standard output;\n" +
+            "                                        each file is written as NAME.partial and renamed when complete\n" +
+            "  --max-documents-per-file N            with --output-dir: a new file once a file holds N documents\n" +
+            "  --max-bytes-per-file SIZE             with --output-dir: a new file once a file holds SIZE bytes of JSON (e.g. 1G)\n" +
+            "  --compression none|gzip               with --output-dir: gzip files (.jsonl.gz); zstd is not supported\n" +
             "  --checkpoint FILE                     save progress to FILE; a rerun with it continues where it stopped\n" +
-            "  --timeout SECONDS                     time per request before continuing with a new one (default 60)\n" +
             "  --delete-where                        delete the selected documents instead of printing them\n" +
             "  --update-where FILE                   apply the update in FILE ({\"fields\":{…}}) to the selected documents\n" +
             "  --silent                              no progress output\n" +
             "  --verbose                             print stack traces\n" +
             "  --help\n";
+
+    /** Server slices a dump to standard output visits at least: one stream is one server thread rendering documents. */
+    static final int STREAMS = 4;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -74,11 +74,14 @@ final class VisitCommand {
         this.terminal = terminal;
     }
 
+    /** How documents are written: to standard output, or files in a directory. */
+    private record Output(Optional<Path> directory, SliceFiles.Format format) { }
+
     int run(String[] argv) {
         Args args;
-        VisitParameters params;
-        List<Integer> sliceIds = new ArrayList<>();
-        Optional<Path> outputDir, checkpointFile;
+        VisitOptions options;
+        Output output;
+        Optional<Path> checkpointFile;
         byte[] updateBody = new byte[0];
         String mode;
         FeedClientBuilder builder;
@@ -88,12 +91,6 @@ final class VisitCommand {
                 out.print(HELP);
                 return 0;
             }
-            String cluster = args.value("cluster").orElseThrow(() -> new UsageException("Option '--cluster' is required"));
-            int slices = args.intValue("slices", 8, 1, 1 << 16);
-            if (args.has("slice-id")) sliceIds.add(args.intValue("slice-id", 0, 0, slices - 1));
-            else for (int i = 0; i < slices; i++) sliceIds.add(i);
-            if (args.has("namespace") != args.has("document-type"))
-                throw new UsageException("Options '--namespace' and '--document-type' must be given together");
             mode = args.has("delete-where") ? "delete-where" : args.has("update-where") ? "update-where" : "visit";
             if (args.has("delete-where") && args.has("update-where"))
                 throw new UsageException("Options '--delete-where' and '--update-where' exclude each other");
@@ -103,75 +100,68 @@ final class VisitCommand {
                 if ( ! args.has("namespace")) throw new UsageException("Option '--update-where' needs '--namespace' and '--document-type'");
                 updateBody = Files.readAllBytes(ConnectionOptions.existing(args, "update-where"));
             }
-            if ( ! mode.equals("visit") && args.has("output-dir"))
-                throw new UsageException("Option '--output-dir' is for visiting, not for --" + mode);
-            double timeout = args.doubleValue("timeout", 1).orElse(60.0);
-            params = new VisitParameters(cluster, args.value("namespace"), args.value("document-type"), args.value("selection"),
-                                         args.value("field-set"), args.value("bucket-space"), micros(args, "from"),
-                                         micros(args, "to"), slices, Duration.ofMillis((long) (timeout * 1000)));
-            outputDir = args.value("output-dir").map(Path::of);
-            if (outputDir.isPresent()) Files.createDirectories(outputDir.get());
+            output = output(args, mode);
+            OptionalInt chunk = output.format().maxDocuments() < Long.MAX_VALUE
+                                ? OptionalInt.of((int) Math.min(Integer.MAX_VALUE, output.format().maxDocuments()))
+                                : output.format().maxBytes() < Long.MAX_VALUE ? OptionalInt.of(10_000) : OptionalInt.empty();
+            VisitOptions parsed = VisitOptions.parse(args, chunk);
+            // Files are one per slice; to standard output, a dump of few slices is visited as at least 4 server slices.
+            options = output.directory().isPresent() ? parsed : parsed.split(Math.max(1, (STREAMS + parsed.slices - 1) / parsed.slices));
+            if (output.directory().isPresent()) Files.createDirectories(output.directory().get());
             checkpointFile = args.value("checkpoint").map(Path::of);
             builder = ConnectionOptions.builder(args, ConnectionOptions.endpoint(args))
                                        .setConnectionsPerEndpoint(args.intValue("connections", 8, 1, 1024));
         }
-        catch (UsageException | IllegalArgumentException e) {
-            err.println("Error: " + e.getMessage());
-            return 1;
-        }
-        catch (IOException e) {
+        catch (UsageException | IllegalArgumentException | IOException e) {
             err.println("Error: " + e.getMessage());
             return 1;
         }
 
-        String key = String.join("|", mode, params.cluster(), params.namespace().orElse(""), params.documentType().orElse(""),
-                                 params.selection().orElse(""), params.fieldSet().orElse(""), params.bucketSpace().orElse(""),
-                                 text(params.fromTimestamp()), text(params.toTimestamp())).replace('\n', ' ');
-        Checkpoint checkpoint;
-        try {
-            checkpoint = checkpointFile.isPresent() ? Checkpoint.load(checkpointFile.get(), key, params.slices()) : null;
-        }
-        catch (UsageException | UncheckedIOException e) {
-            err.println("Error: " + e.getMessage());
-            return 1;
-        }
         long start = System.nanoTime();
         LongAdder documents = new LongAdder();
-        AtomicLongArray permille = new AtomicLongArray(params.slices());
-        OutputStream shared = new BufferedOutputStream(out, 1 << 16);
-        ExecutorService workers = Executors.newFixedThreadPool(sliceIds.size(), task -> new Thread(task, "sluice-visit-slice"));
+        SharedOutput shared = new SharedOutput(new BufferedOutputStream(out, 1 << 16), output.format().array());
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "sluice-visit-progress");
             thread.setDaemon(true);
             return thread;
         });
+        ExecutorService workers = null;
         boolean silent = args.has("silent");
+        AtomicLongArray permille = null;
+        List<VisitOptions.Unit> units = List.of();
         int exit = 0;
+        Checkpoint checkpoint = null;
         try (VisitClient client = builder.buildVisitClient()) {
-            timer.scheduleAtFixedRate(() -> {
-                if (checkpoint != null) checkpoint.save();
-            }, 1, 1, TimeUnit.SECONDS);
+            List<String> clusters = options.discovers() ? client.contentClusters() : options.clusters;
+            units = options.units(clusters);
+            permille = new AtomicLongArray(options.unitCount(clusters));
+            checkpoint = checkpointFile.isPresent() ? Checkpoint.load(checkpointFile.get(), options.key(mode, clusters),
+                                                                      options.unitCount(clusters)) : null;
+            final Checkpoint saved = checkpoint;
+            final AtomicLongArray progress = permille;
+            final List<VisitOptions.Unit> all = units;
+            if (output.directory().isEmpty() && mode.equals("visit")) shared.begin();
+            if (saved != null) timer.scheduleAtFixedRate(saved::save, 1, 1, TimeUnit.SECONDS);
             if ( ! silent)
-                timer.scheduleAtFixedRate(() -> progress(start, documents.sum(), permille, sliceIds, mode, false),
+                timer.scheduleAtFixedRate(() -> progress(start, documents.sum(), progress, all, mode, false),
                                           terminal ? 1 : 10, terminal ? 1 : 10, TimeUnit.SECONDS);
+            workers = Executors.newFixedThreadPool(units.size(), task -> new Thread(task, "sluice-visit-slice"));
             List<Future<?>> futures = new ArrayList<>();
-            for (int id : sliceIds) {
-                Checkpoint.Slice state = checkpoint == null ? Checkpoint.Slice.START : checkpoint.slice(id);
-                if (state.state() == Checkpoint.State.DONE) {
-                    permille.set(id, 1000);
-                    continue;
-                }
+            for (VisitOptions.Unit unit : units) {
+                Checkpoint.Slice state = saved == null ? Checkpoint.Slice.START : saved.slice(unit.index());
+                if (state.state() == Checkpoint.State.DONE) permille.set(unit.index(), 1000);
+                if (state.state() == Checkpoint.State.DONE && output.directory().isEmpty()) continue;
                 final byte[] body = updateBody;
                 futures.add(workers.submit(() -> {
-                    runSlice(client, params, id, state, mode, body, outputDir, shared, checkpoint, documents, permille);
+                    runUnit(client, options, unit, clusters, state, mode, body, output, shared, saved, documents, progress);
                     return null;
                 }));
             }
-            for (int i = 0; i < futures.size(); i++) {
+            for (Future<?> future : futures) {
                 try {
-                    futures.get(i).get();
+                    future.get();
                 }
-                catch (java.util.concurrent.ExecutionException e) {
+                catch (ExecutionException e) {
                     Throwable cause = e.getCause();
                     synchronized (err) {
                         err.println("Error: " + cause.getMessage());
@@ -180,17 +170,22 @@ final class VisitCommand {
                     exit = 1;
                 }
             }
+            if (output.directory().isEmpty() && mode.equals("visit")) shared.end();
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             exit = 1;
         }
-        catch (FeedException e) {
+        catch (FeedException | UsageException | UncheckedIOException e) {
             err.println("Error: " + e.getMessage());
             exit = 1;
         }
+        catch (IOException e) {
+            err.println("Error: failed writing output: " + e.getMessage());
+            exit = 1;
+        }
         finally {
-            workers.shutdownNow();
+            if (workers != null) workers.shutdownNow();
             timer.shutdownNow();
             try {
                 shared.flush();
@@ -201,13 +196,35 @@ final class VisitCommand {
             }
             if (checkpoint != null) checkpoint.save();
         }
-        if ( ! silent) progress(start, documents.sum(), permille, sliceIds, mode, true);
+        if ( ! silent && permille != null) progress(start, documents.sum(), permille, units, mode, true);
         return exit;
     }
 
-    private static void runSlice(VisitClient client, VisitParameters params, int id, Checkpoint.Slice state, String mode,
-                                 byte[] updateBody, Optional<Path> outputDir, OutputStream shared, Checkpoint checkpoint,
-                                 LongAdder documents, AtomicLongArray permille) throws IOException {
+    private static Output output(Args args, String mode) {
+        boolean array = args.has("make-feed") && ! args.has("json-lines") || args.given("json-lines") && ! args.has("json-lines");
+        String compression = args.value("compression").orElse("none");
+        if (compression.equals("zstd"))
+            throw new UsageException("Option '--compression zstd' is not supported: it needs a zstd library " +
+                                     "(com.github.luben:zstd-jni), which this build does not include; use gzip");
+        if ( ! compression.equals("none") && ! compression.equals("gzip"))
+            throw new UsageException("Option '--compression' takes none or gzip, but got '" + compression + "'");
+        Optional<Path> directory = args.value("output-dir").map(Path::of);
+        for (String option : List.of("max-documents-per-file", "max-bytes-per-file", "compression"))
+            if (args.has(option) && directory.isEmpty())
+                throw new UsageException("Option '--" + option + "' needs '--output-dir' (to compress standard output, pipe it through gzip)");
+        if ( ! mode.equals("visit"))
+            for (String option : List.of("output-dir", "make-feed", "json-lines"))
+                if (args.given(option)) throw new UsageException("Option '--" + option + "' is for visiting, not for --" + mode);
+        long maxDocuments = args.has("max-documents-per-file") ? args.intValue("max-documents-per-file", 1, 1, Integer.MAX_VALUE) : Long.MAX_VALUE;
+        long maxBytes = args.has("max-bytes-per-file") ? VisitOptions.bytes(args, "max-bytes-per-file") : Long.MAX_VALUE;
+        return new Output(directory, new SliceFiles.Format(array, compression.equals("gzip"), maxDocuments, maxBytes));
+    }
+
+    private static void runUnit(VisitClient client, VisitOptions options, VisitOptions.Unit unit, List<String> clusters,
+                                Checkpoint.Slice state, String mode, byte[] updateBody, Output output, SharedOutput shared,
+                                Checkpoint checkpoint, LongAdder documents, AtomicLongArray permille) throws IOException {
+        VisitParameters params = options.parameters(unit);
+        int id = unit.index();
         if ( ! mode.equals("visit")) {
             VisitSink sink = new VisitSink() {
                 @Override public void document(byte[] json, int offset, int length) { }
@@ -217,55 +234,36 @@ final class VisitCommand {
                 }
                 @Override public void processed(long count) { documents.add(count); }
             };
-            client.processWhere(mode.equals("delete-where") ? "DELETE" : "PUT", params, id, state.token(), updateBody, sink);
+            client.processWhere(mode.equals("delete-where") ? "DELETE" : "PUT", params, unit.slice(), state.token(), updateBody, sink);
             return;
         }
-        long keep = state.state() == Checkpoint.State.TOKEN ? state.outputBytes() : 0;
-        try (SliceWriter writer = outputDir.isPresent()
-                ? SliceWriter.toFile(id, outputDir.get().resolve(String.format(Locale.ROOT, "slice-%04d.jsonl", id)), keep,
-                                     checkpoint, documents, permille)
-                : SliceWriter.toShared(id, shared, checkpoint, documents, permille)) {
-            client.visit(params, id, state.token(), writer);
+        if (output.directory().isPresent()) {
+            try (SliceFiles files = SliceFiles.open(output.directory().get(), options.filePrefix(unit, clusters), output.format(),
+                                                    unit.slice(), id, state, checkpoint, documents, permille)) {
+                if (state.state() != Checkpoint.State.DONE) client.visit(params, unit.slice(), state.token(), files);
+            }
+            return;
+        }
+        try (SliceWriter writer = SliceWriter.toShared(id, shared, checkpoint, documents, permille)) {
+            client.visit(params, unit.slice(), state.token(), writer);
         }
     }
 
-    private void progress(long start, long documents, AtomicLongArray permille, List<Integer> sliceIds, String mode, boolean last) {
+    private void progress(long start, long documents, AtomicLongArray permille, List<VisitOptions.Unit> units, String mode, boolean last) {
         double seconds = (System.nanoTime() - start) / 1e9;
         long total = 0;
         int done = 0;
-        for (int id : sliceIds) {
-            total += permille.get(id);
-            if (permille.get(id) >= 1000) done++;
+        for (VisitOptions.Unit unit : units) {
+            total += permille.get(unit.index());
+            if (permille.get(unit.index()) >= 1000) done++;
         }
         String line = String.format(Locale.ROOT, "%s: %,d documents  %,.0f docs/s  %.1f%%  %d/%d slices done",
-                                    mode, documents, documents / Math.max(seconds, 1e-9), total / 10.0 / sliceIds.size(),
-                                    done, sliceIds.size());
+                                    mode, documents, documents / Math.max(seconds, 1e-9),
+                                    units.isEmpty() ? 100.0 : total / 10.0 / units.size(), done, units.size());
         synchronized (err) {
             if (terminal) err.print("\r" + line + (last ? "\n" : "   "));
             else err.println(line);
             err.flush();
-        }
-    }
-
-    private static String text(OptionalLong value) {
-        return value.isPresent() ? Long.toString(value.getAsLong()) : "";
-    }
-
-    /** Epoch seconds or RFC 3339, as microseconds. */
-    private static OptionalLong micros(Args args, String name) {
-        Optional<String> value = args.value(name);
-        if (value.isEmpty()) return OptionalLong.empty();
-        try {
-            return OptionalLong.of(Long.parseLong(value.get()) * 1_000_000);
-        }
-        catch (NumberFormatException e) {
-            try {
-                Instant instant = Instant.parse(value.get());
-                return OptionalLong.of(instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1000);
-            }
-            catch (DateTimeParseException f) {
-                throw new UsageException("Option '--" + name + "' must be epoch seconds or RFC 3339, but was '" + value.get() + "'");
-            }
         }
     }
 

@@ -1,13 +1,10 @@
 package io.sluice.feed.cli;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -16,8 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SliceWriterTest {
-
-    @TempDir Path tmp;
 
     private final LongAdder documents = new LongAdder();
     private final AtomicLongArray permille = new AtomicLongArray(2);
@@ -29,18 +24,20 @@ class SliceWriterTest {
 
     @Test
     void sharedOutput_getsNothingUntilABlockFillsOrAContinuationComes() throws IOException {
-        ByteArrayOutputStream shared = new ByteArrayOutputStream();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SharedOutput shared = new SharedOutput(bytes, false);
         SliceWriter writer = SliceWriter.toShared(0, shared, null, documents, permille);
         document(writer, "{\"id\":\"a\"}");
-        assertEquals("", shared.toString(StandardCharsets.UTF_8));
+        assertEquals("", bytes.toString(StandardCharsets.UTF_8));
         writer.continuation(Optional.of("T"), 50);
-        assertEquals("{\"id\":\"a\"}\n", shared.toString(StandardCharsets.UTF_8));
+        assertEquals("{\"id\":\"a\"}\n", bytes.toString(StandardCharsets.UTF_8));
         assertEquals(500, permille.get(0));
     }
 
     @Test
     void sharedOutput_takesWholeLinesFromEachSlice_documentsBiggerThanABlockIncluded() throws IOException {
-        ByteArrayOutputStream shared = new ByteArrayOutputStream();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SharedOutput shared = new SharedOutput(bytes, false);
         SliceWriter first = SliceWriter.toShared(0, shared, null, documents, permille);
         SliceWriter second = SliceWriter.toShared(1, shared, null, documents, permille);
         String big = "{\"id\":\"big\",\"f\":\"" + "b".repeat(SliceWriter.BLOCK_BYTES) + "\"}";
@@ -50,7 +47,7 @@ class SliceWriterTest {
         }
         first.close();
         second.close();
-        String[] lines = shared.toString(StandardCharsets.UTF_8).split("\n", -1);
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n", -1);
         assertEquals(4001, lines.length);
         assertEquals("", lines[4000]);
         for (int i = 0; i < 4000; i++)
@@ -59,38 +56,29 @@ class SliceWriterTest {
     }
 
     @Test
-    void file_keepsTheCheckpointedPrefix_andDropsTheRest() throws IOException {
-        Path path = Files.writeString(tmp.resolve("slice-0000.jsonl"), "{\"id\":\"kept\"}\n{\"id\":\"after-checkpoint\"}\n");
-        try (SliceWriter writer = SliceWriter.toFile(0, path, 14, null, documents, permille)) {
-            document(writer, "{\"id\":\"new\"}");
-        }
-        assertEquals("{\"id\":\"kept\"}\n{\"id\":\"new\"}\n", Files.readString(path));
+    void array_dropsTheCommaBeforeTheOutputsFirstDocument_only() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SharedOutput shared = new SharedOutput(bytes, true);
+        shared.begin();
+        SliceWriter first = SliceWriter.toShared(0, shared, null, documents, permille);
+        SliceWriter second = SliceWriter.toShared(1, shared, null, documents, permille);
+        document(first, "{\"id\":\"a\"}");
+        document(second, "{\"id\":\"b\"}");
+        document(first, "{\"id\":\"c\"}");
+        second.close();
+        first.close();
+        shared.end();
+        assertEquals("[\n{\"id\":\"b\"}\n,{\"id\":\"a\"}\n,{\"id\":\"c\"}\n]\n", bytes.toString(StandardCharsets.UTF_8));
     }
 
     @Test
-    void file_rewind_dropsEverythingAfterTheLastContinuation() throws IOException {
-        Path path = tmp.resolve("slice-0000.jsonl");
-        try (SliceWriter writer = SliceWriter.toFile(0, path, 0, null, documents, permille)) {
-            document(writer, "{\"id\":\"a\"}");
-            writer.continuation(Optional.of("T"), Double.NaN);
-            for (int i = 0; i < 10_000; i++) document(writer, "{\"id\":\"again-" + i + "\"}"); // some reach the file
-            writer.rewind();
-            document(writer, "{\"id\":\"b\"}");
-        }
-        assertEquals("{\"id\":\"a\"}\n{\"id\":\"b\"}\n", Files.readString(path));
-        assertEquals(2, documents.sum());
-    }
-
-    @Test
-    void file_continuation_recordsTheOutputBytesInTheCheckpoint() throws IOException {
-        Checkpoint checkpoint = Checkpoint.load(tmp.resolve("checkpoint"), "key", 2);
-        Path path = tmp.resolve("slice-0001.jsonl");
-        try (SliceWriter writer = SliceWriter.toFile(1, path, 0, checkpoint, documents, permille)) {
-            document(writer, "{\"id\":\"a\"}");
-            writer.continuation(Optional.of("T1"), 25);
-            assertEquals(new Checkpoint.Slice(Checkpoint.State.TOKEN, 11, Optional.of("T1")), checkpoint.slice(1));
-            assertEquals(11, Files.size(path));
-        }
+    void array_withoutDocuments_isEmpty() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SharedOutput shared = new SharedOutput(bytes, true);
+        shared.begin();
+        SliceWriter.toShared(0, shared, null, documents, permille).close();
+        shared.end();
+        assertEquals("[\n]\n", bytes.toString(StandardCharsets.UTF_8));
     }
 
 }

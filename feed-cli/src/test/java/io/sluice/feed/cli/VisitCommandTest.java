@@ -35,20 +35,26 @@ class VisitCommandTest {
                      "{\"continuation\":{\"percentFinished\":100.0}}");
     }
 
+    /** {@code reply} for the server's slice 0 (or an unsliced request), an empty finished slice for the others. */
+    private static StubServer.Reply sliceZero(StubServer.Received request, java.util.function.Supplier<StubServer.Reply> reply) {
+        if (request.query().matches(".*sliceId=[1-9].*")) return jsonl("{\"continuation\":{\"percentFinished\":100.0}}");
+        return reply.get();
+    }
+
     private static String read(Path file) throws IOException { return Files.readString(file); }
 
     @Test
     void slices_writeOneJsonlFilePerSlice_withPutRenamedToId() throws IOException {
         List<String> queries = new CopyOnWriteArrayList<>();
         try (StubServer server = new StubServer(r -> { queries.add(r.query()); return corpus(r, new AtomicBoolean(false)); })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "2", "--output-dir", tmp.toString(), "--silent");
             assertEquals(0, result.exitCode(), result.err());
         }
         assertEquals("{\"id\":\"id:ns:music::a0\",\"fields\":{\"f\":1}}\n{\"id\":\"id:ns:music::a1\",\"fields\":{\"f\":2}}\n",
                      read(tmp.resolve("slice-0000.jsonl")));
         assertEquals("{\"id\":\"id:ns:music::b0\",\"fields\":{}}\n", read(tmp.resolve("slice-0001.jsonl")));
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("cluster=music&stream=true&slices=2&sliceId=0&continuation=T0&timeout=")), queries.toString());
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("cluster=music&stream=true&bucketSpace=default&slices=2&sliceId=0&continuation=T0&timeout=")), queries.toString());
     }
 
     @Test
@@ -58,7 +64,7 @@ class VisitCommandTest {
         Path checkpoint = tmp.resolve("visit.checkpoint");
         Path out = tmp.resolve("out");
         try (StubServer server = new StubServer(r -> { queries.add(r.query()); return corpus(r, failPageTwo); })) {
-            String[] args = { "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--slices", "2",
+            String[] args = { "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default", "--slices", "2",
                               "--output-dir", out.toString(), "--checkpoint", checkpoint.toString(), "--silent" };
             CliRunner first = CliRunner.run("", args);
             assertEquals(1, first.exitCode());
@@ -83,7 +89,7 @@ class VisitCommandTest {
                 ? jsonl("{\"put\":\"id:ns:music::a1\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}")
                 : jsonl("{\"put\":\"id:ns:music::a0\",\"fields\":{}}", "{\"continuation\":{\"token\":\"T0\",\"percentFinished\":50.0}}",
                         "{\"put\":\"id:ns:music::a1\",\"fields\":{}}"))) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--output-dir", tmp.toString(), "--silent");
             assertEquals(0, result.exitCode(), result.err());
         }
@@ -108,7 +114,7 @@ class VisitCommandTest {
             return page < 2 ? jsonl(document, "{\"continuation\":{\"token\":\"P" + (page + 1) + "\",\"percentFinished\":" + (page + 1) * 33 + "}}")
                             : jsonl(document, "{\"continuation\":{\"percentFinished\":100.0}}");
         })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "2", "--output-dir", tmp.toString(), "--silent");
             assertEquals(0, result.exitCode(), result.err());
         }
@@ -121,9 +127,9 @@ class VisitCommandTest {
 
     @Test
     void jsonResponse_isUnderstoodToo() {
-        try (StubServer server = new StubServer(r -> StubServer.Reply.json(200,
-                "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}"))) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+        try (StubServer server = new StubServer(r -> sliceZero(r, () -> StubServer.Reply.json(200,
+                "{\"pathId\":\"/document/v1/\",\"documents\":[{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}],\"documentCount\":1}")))) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
             assertEquals("{\"id\":\"id:ns:music::x\",\"fields\":{\"a\":[1,2]}}\n", result.out());
@@ -133,10 +139,10 @@ class VisitCommandTest {
     @Test
     void throttled_isRetried() {
         AtomicInteger calls = new AtomicInteger();
-        try (StubServer server = new StubServer(r -> calls.getAndIncrement() == 0
+        try (StubServer server = new StubServer(r -> sliceZero(r, () -> calls.getAndIncrement() == 0
                                                      ? StubServer.Reply.json(429, "{\"message\":\"busy\"}")
-                                                     : jsonl("{\"put\":\"id:ns:music::x\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}"))) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                                     : jsonl("{\"put\":\"id:ns:music::x\",\"fields\":{}}", "{\"continuation\":{\"percentFinished\":100.0}}")))) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--silent");
             assertEquals(0, result.exitCode(), result.err());
             assertEquals("{\"id\":\"id:ns:music::x\",\"fields\":{}}\n", result.out());
@@ -148,27 +154,82 @@ class VisitCommandTest {
     void deleteWhere_followsContinuationsToCompletion() {
         List<String> requests = new CopyOnWriteArrayList<>();
         try (StubServer server = new StubServer(r -> {
-            requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&timeout=\\d+ms", ""));
+            if (r.query().contains("sliceId=0&")) requests.add(r.method() + " " + r.path() + "?" + r.query().replaceAll("&timeout=\\d+ms", ""));
             return r.query().contains("continuation=")
                    ? StubServer.Reply.json(200, "{\"documentCount\":2}")
                    : StubServer.Reply.json(200, "{\"documentCount\":3,\"continuation\":\"C1\"}");
         })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
                                              "--slices", "1", "--selection", "music.year<2000", "--delete-where");
             assertEquals(0, result.exitCode(), result.err());
-            assertTrue(result.err().contains("delete-where: 5 documents"), result.err());
+            assertTrue(result.err().contains("delete-where: 20 documents"), result.err()); // slice 1 of 1 is 4 of the server's
         }
-        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000",
-                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&continuation=C1"), requests);
+        assertEquals(List.of("DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default&slices=4&sliceId=0",
+                             "DELETE /document/v1/?cluster=music&selection=music.year%3C2000&bucketSpace=default&slices=4&sliceId=0&continuation=C1"), requests);
     }
 
     @Test
     void updateWhere_withoutDocumentType_isRejected() throws IOException {
         Path update = Files.writeString(tmp.resolve("update.json"), "{\"fields\":{\"a\":{\"assign\":1}}}");
-        CliRunner result = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "music",
+        CliRunner result = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "music", "--bucket-space", "default",
                                          "--selection", "true", "--update-where", update.toString());
         assertEquals(1, result.exitCode());
         assertEquals("Error: Option '--update-where' needs '--namespace' and '--document-type'\n", result.err());
+    }
+
+    @Test
+    void contentClusterStar_visitsEveryClusterTheServerNames_andBothBucketSpaces_asOneJsonArray() {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> {
+            queries.add(r.query().replaceAll("&timeout=\\d+ms", ""));
+            if (r.query().startsWith("cluster=%2A"))
+                return StubServer.Reply.json(400, "{\"message\":\"Your Vespa deployment has no content cluster '*', only 'a', 'b'\"}");
+            String cluster = r.query().replaceAll("cluster=([a-z]+)&.*", "$1");
+            String space = r.query().replaceAll(".*bucketSpace=([a-z]+).*", "$1");
+            return sliceZero(r, () -> jsonl("{\"put\":\"id:ns:t::" + cluster + "-" + space + "\",\"fields\":{}}",
+                                            "{\"continuation\":{\"percentFinished\":100.0}}"));
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--make-feed", "--slices", "1", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+            List<String> documents = result.out().lines().filter(line -> ! line.equals("[") && ! line.equals("]"))
+                                           .map(line -> line.replaceFirst("^,", "")).sorted().toList();
+            assertEquals(List.of("{\"id\":\"id:ns:t::a-default\",\"fields\":{}}", "{\"id\":\"id:ns:t::a-global\",\"fields\":{}}",
+                                 "{\"id\":\"id:ns:t::b-default\",\"fields\":{}}", "{\"id\":\"id:ns:t::b-global\",\"fields\":{}}"), documents);
+            assertTrue(result.out().startsWith("[\n{\"id\""), result.out());
+            assertTrue(result.out().endsWith("}\n]\n"), result.out());
+            assertEquals(1, result.out().lines().filter(line -> line.startsWith("{")).count(), result.out());
+        }
+        assertEquals("cluster=%2A&wantedDocumentCount=1", queries.get(0));
+        assertEquals(1 + 2 * 2 * 4, queries.size(), queries.toString()); // clusters × spaces × 4 server slices
+    }
+
+    @Test
+    void vespaVisitFlagsWithoutAMeaningHere_areErrors_namingWhy() {
+        CliRunner pretty = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--pretty-json");
+        assertEquals(1, pretty.exitCode());
+        assertEquals("Error: Option '--pretty-json' of vespa visit is not supported: sluice writes one document per line; " +
+                     "pipe through 'jq .' to indent\n", pretty.err());
+        CliRunner zstd = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--output-dir", "x", "--compression", "zstd");
+        assertEquals(1, zstd.exitCode());
+        assertTrue(zstd.err().contains("com.github.luben:zstd-jni"), zstd.err());
+        CliRunner gzipToStdout = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--compression", "gzip");
+        assertEquals("Error: Option '--compression' needs '--output-dir' (to compress standard output, pipe it through gzip)\n", gzipToStdout.err());
+        CliRunner both = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "a", "--content-cluster", "b");
+        assertEquals("Error: Options '--cluster' and '--content-cluster' are the same; give one\n", both.err());
+    }
+
+    @Test
+    void toStandardOutput_aSliceIsVisitedAsFourOfTheServers_soSliceIdNamesTheSameDocuments() {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        try (StubServer server = new StubServer(r -> {
+            queries.add(r.query().replaceAll(".*(slices=\\d+&sliceId=\\d+).*", "$1"));
+            return jsonl("{\"continuation\":{\"percentFinished\":100.0}}");
+        })) {
+            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
+                                             "--slices", "2", "--slice-id", "1", "--silent");
+            assertEquals(0, result.exitCode(), result.err());
+        }
+        assertEquals(List.of("slices=4&sliceId=1", "slices=4&sliceId=3"), queries.stream().sorted().toList());
     }
 
 }
