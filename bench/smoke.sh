@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Runs every benchmark for a few seconds so none of them can rot: JMH with one short iteration of a few benchmarks,
-# then bench/h2load.sh, bench/feed.sh, bench/visit.sh and bench/cassandra.sh in smoke mode (BENCH_SMOKE=1). Fails
+# then bench/h2load.sh, bench/feed.sh, bench/store.sh, bench/visit.sh and bench/cassandra.sh in smoke mode (BENCH_SMOKE=1). Fails
 # when a benchmark errors, never because of its numbers. CI runs this after the tests; it takes about 6 minutes
 # (bench/cassandra.sh about one: a 1-node cluster and 500 documents).
 #
-# Usage: bench/smoke.sh [jmh] [h2load] [feed] [visit] [cassandra]      (default: all five)
+# Usage: bench/smoke.sh [jmh] [h2load] [feed] [store] [visit] [cassandra]      (default: all six)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(jmh h2load feed visit cassandra)
+[[ ${#parts[@]} -gt 0 ]] || parts=(jmh h2load feed store visit cassandra)
 export BENCH_SMOKE=1
 
 for part in "${parts[@]}"; do
@@ -24,9 +24,10 @@ for part in "${parts[@]}"; do
       ;;
     h2load) bench/h2load.sh ;;
     feed) bench/feed.sh ;;
+    store) bench/store.sh ;;
     visit) bench/visit.sh ;;
     cassandra) bench/cassandra.sh ;;
-    *) echo "Unknown part '$part': use jmh, h2load, feed, visit or cassandra" >&2; exit 2 ;;
+    *) echo "Unknown part '$part': use jmh, h2load, feed, store, visit or cassandra" >&2; exit 2 ;;
   esac
 done
 echo "=== smoke: all passed" >&2
