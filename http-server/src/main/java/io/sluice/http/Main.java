@@ -1,17 +1,20 @@
 package io.sluice.http;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.sluice.config.ApplicationPackage;
 import io.sluice.config.ApplicationPackageLoader;
 import io.sluice.config.ConfigException;
 import io.sluice.config.ContainerCluster;
 import io.sluice.config.ServerConfig;
 import io.sluice.container.ApplicationInfo;
+import io.sluice.container.FatalErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -26,6 +29,9 @@ import java.util.List;
 public final class Main {
 
     private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+    /** The exit code after an {@link OutOfMemoryError} in request handling (as {@code sysexits.h}'s EX_SOFTWARE). */
+    static final int FATAL_EXIT_CODE = 70;
 
     static final String USAGE = "Usage: sluice serve [--app DIR] [--port N] [--data DIR]";
 
@@ -59,7 +65,13 @@ public final class Main {
             return 2;
         }
         try {
+            warnUnlessExitOnOutOfMemory();
             SluiceServer server = serve(options);
+            FatalErrors.onFatal(error -> {
+                // The log line is written; leave the rotation and exit without the graceful stop, which needs memory.
+                server.health().down();
+                Runtime.getRuntime().halt(FATAL_EXIT_CODE);
+            });
             Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "sluice-shutdown"));
             for (ServerConfig config : server.cluster().servers())
                 out.println("Sluice listening on " + server.uri(config.id()) + " (server '" + config.id() + "')");
@@ -72,6 +84,19 @@ public final class Main {
         catch (UncheckedIOException e) {
             err.println(e.getMessage());
             return 1;
+        }
+    }
+
+    /** The launcher sets {@code -XX:+ExitOnOutOfMemoryError}; a bare {@code java -jar} should too. */
+    private static void warnUnlessExitOnOutOfMemory() {
+        try {
+            var diagnostics = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (diagnostics != null && ! Boolean.parseBoolean(diagnostics.getVMOption("ExitOnOutOfMemoryError").getValue()))
+                log.warn("Running without -XX:+ExitOnOutOfMemoryError: an OutOfMemoryError outside request handling would "
+                         + "leave the server running in a broken state; ./sluice serve sets it");
+        }
+        catch (IllegalArgumentException e) {
+            // Not a HotSpot JVM: nothing to check.
         }
     }
 
