@@ -25,7 +25,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
-/** The server process: {@code serve [--app DIR] [--port N] [--data DIR]}. */
+/** The server process: {@code serve [--app DIR] [--port N] [--data DIR] [--host ADDRESS]}. */
 public final class Main {
 
     private static final Logger log = LoggerFactory.getLogger(Main.class);
@@ -33,7 +33,7 @@ public final class Main {
     /** The exit code after an {@link OutOfMemoryError} in request handling (as {@code sysexits.h}'s EX_SOFTWARE). */
     static final int FATAL_EXIT_CODE = 70;
 
-    static final String USAGE = "Usage: sluice serve [--app DIR] [--port N] [--data DIR]";
+    static final String USAGE = "Usage: sluice serve [--app DIR] [--port N] [--data DIR] [--host ADDRESS]";
 
     private Main() { }
 
@@ -112,6 +112,7 @@ public final class Main {
         var info = new ApplicationInfo(String.valueOf(directory.getFileName()), directory.toString(), checksum(services),
                                        1, Instant.now());
         SluiceServer.Builder builder = SluiceServer.builder(cluster).application(info);
+        options.host().ifPresent(builder::host);
         DocumentApi.mount(builder, application, cluster, DocumentApi.engines(options));
         SluiceServer server = builder.build();
         server.start();
