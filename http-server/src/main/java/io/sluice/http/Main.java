@@ -45,7 +45,7 @@ public final class Main {
 
     /**
      * Runs a command. {@code serve} returns 0 once the server has started (it stops on SIGTERM), 1 for a bad application
-     * package or a port that cannot be bound, and 2 for bad arguments.
+     * package, a port that cannot be bound or another start-up failure (reported in one line), and 2 for bad arguments.
      */
     static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
@@ -83,6 +83,13 @@ public final class Main {
         }
         catch (UncheckedIOException e) {
             err.println(e.getMessage());
+            return 1;
+        }
+        catch (RuntimeException e) {
+            // E.g. a store that cannot open on a full disk, or an access log that cannot be created: one clear line for
+            // the operator; the stack trace is for whoever debugs it.
+            log.debug("Start-up failed", e);
+            err.println("Sluice failed to start: " + e.getMessage());
             return 1;
         }
     }

@@ -78,7 +78,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), queue.queuedBytes()));
             gauges.add(Metric.gauge("httpapi_pending_operations", Map.of(), queue.inFlight()));
             gauges.add(Metric.gauge("httpapi_body_bytes", Map.of(), bodies.reserved()));
-            gauges.add(Metric.gauge("httpapi_visits", Map.of(), runningVisits.get()));
+            gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), runningVisits.get()));
             gauges.addAll(content.metrics());
             return gauges;
         });
