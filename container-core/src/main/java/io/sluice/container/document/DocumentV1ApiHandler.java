@@ -51,9 +51,9 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     /**
      * Default number of visits (and copy, update-where, delete-where) served at once: each holds a backend iterator and
      * response buffers for as long as its client reads, so they are bounded as bodies are. Vespa's CLI uses one per
-     * slice; 64 leaves room for several 8-slice dumps.
+     * slice; 32 leaves room for four 8-slice dumps. Their backend reads share the store's threads with every get.
      */
-    public static final int DEFAULT_MAX_VISITS = 64;
+    public static final int DEFAULT_MAX_VISITS = 32;
 
     private final DocumentApiContext context;
     private final SingleDocumentOperations documents;

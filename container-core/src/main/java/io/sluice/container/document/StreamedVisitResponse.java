@@ -38,10 +38,12 @@ final class StreamedVisitResponse extends IteratingCallback {
     static final int CHUNK_BYTES = 64 << 10;
     /**
      * Entries in the first pull, before the size of a rendered document is known. Later pulls aim at
-     * {@value #CHUNK_BYTES} bytes: a client that stops reading then holds about that much of each stalled visit, not
-     * {@value #CHUNK_DOCUMENTS} documents of whatever size.
+     * {@value #PULL_BYTES} rendered bytes: a client that stops reading then holds about that much of each stalled
+     * visit, not {@value #CHUNK_DOCUMENTS} documents of whatever size. Not smaller: every pull costs the store a seek,
+     * on the threads reads share.
      */
     static final int FIRST_PULL = 16;
+    static final int PULL_BYTES = 256 << 10;
 
     private static final JsonFactory factory = new JsonFactory();
 
@@ -230,12 +232,12 @@ final class StreamedVisitResponse extends IteratingCallback {
             ended = true;
     }
 
-    /** How many entries to pull next: {@link #FIRST_PULL}, then as many as render to about {@link #CHUNK_BYTES}. */
+    /** How many entries to pull next: {@link #FIRST_PULL}, then as many as render to about {@link #PULL_BYTES}. */
     static int pullSize(int entries, long renderedBytes) {
         if (entries == 0)
             return FIRST_PULL;
         long perEntry = Math.max(1, renderedBytes / entries);
-        return (int) Math.max(1, Math.min(CHUNK_DOCUMENTS, CHUNK_BYTES / perEntry));
+        return (int) Math.max(1, Math.min(CHUNK_DOCUMENTS, PULL_BYTES / perEntry));
     }
 
     private void write(boolean last) throws IOException {

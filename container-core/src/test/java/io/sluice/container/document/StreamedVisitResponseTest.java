@@ -112,10 +112,10 @@ class StreamedVisitResponseTest {
     }
 
     @Test
-    void pullSize_aimsAtChunkBytesOnceEntrySizeIsKnown() {
+    void pullSize_aimsAtPullBytesOnceEntrySizeIsKnown() {
         assertEquals(StreamedVisitResponse.FIRST_PULL, StreamedVisitResponse.pullSize(0, 0));
         assertEquals(StreamedVisitResponse.CHUNK_DOCUMENTS, StreamedVisitResponse.pullSize(100, 100 * 50));
-        assertEquals(6, StreamedVisitResponse.pullSize(16, 16 * 10_000));
+        assertEquals(26, StreamedVisitResponse.pullSize(16, 16 * 10_000));
         assertEquals(1, StreamedVisitResponse.pullSize(1, 5_000_000));
     }
 
