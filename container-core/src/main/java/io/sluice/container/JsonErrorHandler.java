@@ -23,7 +23,18 @@ public class JsonErrorHandler extends ErrorHandler {
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {
         String text = message != null && ! message.isBlank() ? message : HttpStatus.getMessage(code);
+        // Jetty's message for an unexpected failure is the exception's toString: class names are for the log, not the
+        // client. Statuses the application chose keep their message.
+        if (code >= 500 && ! hasStatus(cause))
+            text = HttpStatus.getMessage(code);
         JsonResponses.error(response, callback, code, text);
+    }
+
+    private static boolean hasStatus(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause())
+            if (t instanceof HttpStatusException)
+                return true;
+        return false;
     }
 
 }

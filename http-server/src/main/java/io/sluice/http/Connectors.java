@@ -8,7 +8,6 @@ import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.WindowRateControl;
-import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -18,6 +17,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.Optional;
 
 /**
@@ -65,6 +65,9 @@ public final class Connectors {
         connector.setIdleTimeout(settings.idleTimeout().toMillis());
         connector.setShutdownIdleTimeout(Math.max(1, min(SHUTDOWN_IDLE_TIMEOUT, settings.idleTimeout(), stopTimeout).toMillis()));
         connector.setAcceptedTcpNoDelay(true);
+        var firstRequest = new FirstRequestDeadline(FirstRequestDeadline.DEFAULT, (task, delay) ->
+                connector.getScheduler().schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS));
+        connector.addBean(firstRequest);
         connector.setReuseAddress(true);
         return connector;
     }

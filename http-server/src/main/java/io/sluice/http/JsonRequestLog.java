@@ -2,7 +2,6 @@ package io.sluice.http;
 
 import io.sluice.config.AccessLogConfig;
 import io.sluice.container.Json;
-import org.eclipse.jetty.server.AsyncRequestLogWriter;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Response;
@@ -27,6 +26,9 @@ public final class JsonRequestLog extends ContainerLifeCycle implements RequestL
 
     private static final Logger log = LoggerFactory.getLogger(JsonRequestLog.class);
 
+    /** Lines waiting for the writer thread, at most: ~4 MB of typical lines, absorbing bursts of overload. */
+    static final int QUEUE_CAPACITY = 16 * 1024;
+
     private final RequestLog.Writer writer;
     private final LongSupplier nanoTime;
 
@@ -39,8 +41,8 @@ public final class JsonRequestLog extends ContainerLifeCycle implements RequestL
     /** The log for {@code config}: to its file, or to standard output when it has none. */
     public static JsonRequestLog of(AccessLogConfig config) {
         RequestLog.Writer writer = config.file()
-                                         .<RequestLog.Writer>map(file -> new AsyncRequestLogWriter(file.toString()))
-                                         .orElseGet(() -> new AsyncLineWriter(System.out, 8192));
+                                         .map(file -> AsyncLineWriter.toFile(file, QUEUE_CAPACITY))
+                                         .orElseGet(() -> new AsyncLineWriter(System.out, QUEUE_CAPACITY));
         return new JsonRequestLog(writer, System::nanoTime);
     }
 

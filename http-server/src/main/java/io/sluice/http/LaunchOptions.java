@@ -11,8 +11,9 @@ import java.util.OptionalInt;
  * @param application   the application package directory ({@code --app}, default {@code apps/default})
  * @param port          overrides the port of the first cleartext server ({@code --port})
  * @param dataDirectory where content is stored ({@code --data}); empty means as the package says
+ * @param host          the one interface to listen on ({@code --host}, e.g. {@code 127.0.0.1}); empty means all
  */
-public record LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory) {
+public record LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory, Optional<String> host) {
 
     public static final Path DEFAULT_APPLICATION = Path.of("apps", "default");
 
@@ -20,6 +21,12 @@ public record LaunchOptions(Path application, OptionalInt port, Optional<Path> d
         Objects.requireNonNull(application, "application");
         Objects.requireNonNull(port, "port");
         Objects.requireNonNull(dataDirectory, "dataDirectory");
+        Objects.requireNonNull(host, "host");
+    }
+
+    /** Options listening on all interfaces. */
+    public LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory) {
+        this(application, port, dataDirectory, Optional.empty());
     }
 
     /**
@@ -31,16 +38,18 @@ public record LaunchOptions(Path application, OptionalInt port, Optional<Path> d
         Path application = DEFAULT_APPLICATION;
         OptionalInt port = OptionalInt.empty();
         Optional<Path> data = Optional.empty();
+        Optional<String> host = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
                 case "--app": application = Path.of(value(args, ++i, option)); break;
                 case "--data": data = Optional.of(Path.of(value(args, ++i, option))); break;
                 case "--port": port = OptionalInt.of(port(value(args, ++i, option))); break;
+                case "--host": host = Optional.of(value(args, ++i, option)); break;
                 default: throw new IllegalArgumentException("Unknown option '" + option + "'");
             }
         }
-        return new LaunchOptions(application, port, data);
+        return new LaunchOptions(application, port, data, host);
     }
 
     private static String value(String[] args, int i, String option) {

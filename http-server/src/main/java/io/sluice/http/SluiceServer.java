@@ -16,11 +16,13 @@ import io.sluice.container.ServiceHealth;
 import io.sluice.container.StatusContext;
 import io.sluice.container.StatusHandlers;
 import io.sluice.http.tls.CertificateReloader;
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.sluice.http.tls.TlsContextFactories;
 import org.eclipse.jetty.compression.gzip.GzipCompression;
 import org.eclipse.jetty.compression.server.CompressionConfig;
 import org.eclipse.jetty.compression.server.CompressionHandler;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -29,6 +31,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -81,6 +84,9 @@ public final class SluiceServer {
         if (cluster.accessLog().enabled())
             server.setRequestLog(JsonRequestLog.of(cluster.accessLog()));
 
+        var connectionLimit = new NetworkConnectionLimit(maxConnections(), server);
+        connectionLimit.setEndPointIdleTimeout(LIMITED_IDLE_TIMEOUT.toMillis());
+        server.addBean(connectionLimit);
         for (ServerConfig config : cluster.servers()) {
             Optional<SslContextFactory.Server> tls = config.ssl().map(TlsContextFactories::create);
             ServerConnector connector = Connectors.create(server, config, Optional.ofNullable(builder.host), tls, cluster.stopTimeout());
@@ -96,7 +102,8 @@ public final class SluiceServer {
 
     /**
      * gzip both ways: request bodies with {@code Content-Encoding: gzip} are inflated for every method that carries one
-     * (Jetty's default is POST only), and responses are compressed when the client accepts it.
+     * (Jetty's default is POST only), and responses are compressed when the client accepts it. {@code /document/v1}
+     * inflates its own bodies: Jetty's inflation checks neither the CRC nor a truncated end, and counts nothing.
      */
     static CompressionHandler compression(Handler handler) {
         var compression = new CompressionHandler(handler);
@@ -106,8 +113,25 @@ public final class SluiceServer {
             config.decompressIncludeMethod(method);
             config.compressIncludeMethod(method);
         }
+        config.decompressExcludePath("/document/v1");
+        config.decompressExcludePath("/document/v1/*");
         compression.putConfiguration("/", config.build());
         return compression;
+    }
+
+    /** The idle timeout of every connection while the server is at its connection limit. */
+    static final Duration LIMITED_IDLE_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * Most open connections: half the process's file descriptors (the rest are for the store, logs and clients of
+     * Cassandra), between 256 and 20,000. Beyond it, accepting pauses and idle connections time out sooner, so a flood
+     * of connections cannot take the descriptors the store needs.
+     */
+    static int maxConnections() {
+        long descriptors = 4096;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean)
+            descriptors = ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+        return (int) Math.max(256, Math.min(20_000, descriptors / 2));
     }
 
     /** Jetty's thread pool, sized as Vespa's container: 16 plus one per core. */

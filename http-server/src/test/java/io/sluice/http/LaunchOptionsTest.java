@@ -18,8 +18,9 @@ class LaunchOptionsTest {
 
     @Test
     void parse_allOptions() {
-        assertEquals(new LaunchOptions(Path.of("my/app"), OptionalInt.of(9090), Optional.of(Path.of("/var/sluice"))),
-                     LaunchOptions.parse("--app", "my/app", "--port", "9090", "--data", "/var/sluice"));
+        assertEquals(new LaunchOptions(Path.of("my/app"), OptionalInt.of(9090), Optional.of(Path.of("/var/sluice")),
+                                       Optional.of("127.0.0.1")),
+                     LaunchOptions.parse("--app", "my/app", "--port", "9090", "--data", "/var/sluice", "--host", "127.0.0.1"));
     }
 
     @Test

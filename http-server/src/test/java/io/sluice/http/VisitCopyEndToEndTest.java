@@ -210,7 +210,7 @@ class VisitCopyEndToEndTest {
         ContainerCluster cluster = loaded.services().containers().get(0);
         SluiceServer.Builder builder = SluiceServer.builder(cluster).host("127.0.0.1");
         var options = new LaunchOptions(application, OptionalInt.empty(), Optional.of(directory.resolve(name).resolve("data")));
-        DocumentApi.mount(builder, loaded, cluster, DocumentApi.engines(options));
+        DocumentApi.mount(builder, loaded, cluster, Engines.all(options));
         SluiceServer server = builder.build();
         server.start();
         servers.add(server::stop);

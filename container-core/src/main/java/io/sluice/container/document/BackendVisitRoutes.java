@@ -106,12 +106,13 @@ public final class BackendVisitRoutes implements VisitRoutes {
             throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
         }
         OperationOptions options = conditional(request, parameters);
-        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize()).whenComplete((body, failure) -> {
+        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
             if (failure != null) {
                 request.fail(statusOf(failure));
                 return;
             }
             try {
+                body.release(); // parsed into an update before this returns; the bytes are not kept
                 updateWhere(request, parameters, template, options, body);
             }
             catch (HttpStatusException e) {
@@ -119,17 +120,17 @@ public final class BackendVisitRoutes implements VisitRoutes {
             }
             catch (RuntimeException e) {
                 log.error("Update-where for {} failed", request.pathId(), e);
-                request.fail(new HttpStatusException(HttpStatus.INTERNAL_SERVER_ERROR_500, String.valueOf(e)));
+                request.respond(DocumentResponses.internalError(request.pathId()));
             }
         });
     }
 
     private void updateWhere(DocumentRequest request, VisitParameters parameters, DocumentId template,
-                             OperationOptions options, byte[] body) {
-        context.metrics().bytesReceived(body.length);
+                             OperationOptions options, BodyReader.Body body) {
+        context.metrics().bytesReceived(body.length());
         ParsedUpdate parsed;
         try {
-            parsed = updateReader.readUpdate(template, body);
+            parsed = updateReader.readUpdate(template, body.bytes(), 0, body.length());
         }
         catch (DocumentException e) {
             throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
@@ -214,7 +215,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
         }
         catch (RuntimeException e) {
             log.error("Starting a visit for {} failed", request.pathId(), e);
-            request.fail(new HttpStatusException(HttpStatus.INTERNAL_SERVER_ERROR_500, String.valueOf(e)));
+            request.respond(DocumentResponses.internalError(request.pathId()));
         }
     }
 
@@ -317,7 +318,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
         }
         catch (RuntimeException e) {
             log.error("Rendering the visit response for {} failed", request.pathId(), e);
-            rendered = DocumentResponses.error(request.pathId(), HttpStatus.INTERNAL_SERVER_ERROR_500, "Failed rendering response: " + e);
+            rendered = DocumentResponses.internalError(request.pathId());
         }
         context.metrics().bytesSent(rendered.body().length);
         request.respond(rendered, rendered.status() == HttpStatus.OK_200 ? headers : Map.of());
@@ -332,7 +333,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
     private static HttpStatusException statusOf(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         return cause instanceof HttpStatusException ? (HttpStatusException) cause
-                                                    : new HttpStatusException(HttpStatus.BAD_REQUEST_400, String.valueOf(cause));
+                                                    : new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Failed reading request body");
     }
 
 }

@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param scheduler runs deadline tasks
  * @param queue     the bounded operation queue; visit starts count against it too
  * @param metrics   the handler's counters
+ * @param bodies    the memory request bodies may hold at once, across requests
  */
 public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig config, Clock clock,
-                                 TaskScheduler scheduler, OperationQueue queue, DocumentApiMetrics metrics) {
+                                 TaskScheduler scheduler, OperationQueue queue, DocumentApiMetrics metrics,
+                                 BodyMemory bodies) {
 
     public DocumentApiContext {
         Objects.requireNonNull(clusters, "clusters");
@@ -26,6 +28,7 @@ public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig con
         Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(bodies, "bodies");
     }
 
 }

@@ -32,6 +32,14 @@ public final class DocumentResponses {
         return new Reply(status, body(pathId, Optional.empty(), null, message));
     }
 
+    /**
+     * 500 for a failure the server did not expect: the details (exception classes, stack) go to the log, once, by the
+     * caller, never to the client.
+     */
+    public static Reply internalError(String pathId) {
+        return error(pathId, HttpStatus.INTERNAL_SERVER_ERROR_500, "Internal server error; the server log has the details");
+    }
+
     /** {@code {"pathId","id"[,"trace"]}}: a successful write, a dry run, or a get that found nothing (404). */
     public static byte[] success(String pathId, DocumentId id, Trace trace) {
         return body(pathId, Optional.of(id), trace, null);

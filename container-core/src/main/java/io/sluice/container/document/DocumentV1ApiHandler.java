@@ -1,6 +1,7 @@
 package io.sluice.container.document;
 
 import io.sluice.config.DocumentApiConfig;
+import io.sluice.container.FatalErrors;
 import io.sluice.container.HttpStatusException;
 import io.sluice.container.Metric;
 import org.eclipse.jetty.http.HttpStatus;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -46,11 +48,20 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     /** Default number of backend operations in flight at once. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
+    /**
+     * Default number of visits (and copy, update-where, delete-where) served at once: each holds a backend iterator and
+     * response buffers for as long as its client reads, so they are bounded as bodies are. Vespa's CLI uses one per
+     * slice; 32 leaves room for four 8-slice dumps. Their backend reads share the store's threads with every get.
+     */
+    public static final int DEFAULT_MAX_VISITS = 32;
+
     private final DocumentApiContext context;
     private final SingleDocumentOperations documents;
     private final VisitRoutes visits;
     private final LongSupplier nanoTime;
     private final ScheduledExecutorScheduler ownScheduler;
+    private final int maxVisits;
+    private final AtomicInteger runningVisits = new AtomicInteger();
 
     private DocumentV1ApiHandler(Builder builder) {
         this.ownScheduler = builder.scheduler == null ? new ScheduledExecutorScheduler("sluice-document-v1-deadlines", true) : null;
@@ -59,16 +70,20 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         var queue = new OperationQueue(config.maxPendingDocs(), MAX_QUEUE_AGE, config.maxPendingBytes(),
                                        builder.maxInFlight, builder.clock);
         var metrics = new DocumentApiMetrics();
+        BodyMemory bodies = builder.bodyMemory != null ? builder.bodyMemory : BodyMemory.ofHeap();
         var content = new ContentClusterMetrics(builder.clusters);
         metrics.gauges(() -> {
             List<Metric> gauges = new ArrayList<>();
             gauges.add(Metric.gauge("httpapi_queued_operations", Map.of(), queue.queued()));
             gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), queue.queuedBytes()));
             gauges.add(Metric.gauge("httpapi_pending_operations", Map.of(), queue.inFlight()));
+            gauges.add(Metric.gauge("httpapi_body_bytes", Map.of(), bodies.reserved()));
+            gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), runningVisits.get()));
             gauges.addAll(content.metrics());
             return gauges;
         });
-        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, queue, metrics);
+        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, queue, metrics, bodies);
+        this.maxVisits = builder.maxVisits;
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
         this.nanoTime = builder.nanoTime;
@@ -112,10 +127,10 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         catch (HttpStatusException e) {
             exchange.respond(e.status(), DocumentResponses.error(rawPath, e).body());
         }
-        catch (RuntimeException e) {
-            log.error("Unexpected failure handling {} {}", method, rawPath, e);
-            exchange.respond(HttpStatus.INTERNAL_SERVER_ERROR_500,
-                             DocumentResponses.error(rawPath, HttpStatus.INTERNAL_SERVER_ERROR_500, String.valueOf(e)).body());
+        catch (RuntimeException | Error e) {
+            if ( ! FatalErrors.report(e))
+                log.error("Unexpected failure handling {} {}", method, rawPath, e);
+            exchange.respond(HttpStatus.INTERNAL_SERVER_ERROR_500, DocumentResponses.internalError(rawPath).body());
         }
         return true;
     }
@@ -144,6 +159,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         });
         if (route.isSelection()) {
             parameters.disallow(rawPath, "dryRun");
+            admitVisit(exchange);
             switch (method) {
                 case "GET": context.metrics().visit("visit"); visits.visit(request); break;
                 case "POST": context.metrics().visit("copy"); visits.copy(request); break;
@@ -160,6 +176,16 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             case "DELETE": documents.remove(request); break;
             default: throw new IllegalStateException("Unrouted method " + method);
         }
+    }
+
+    /** Takes one of the visit slots until the exchange's callback completes, or refuses with 429 if none is free. */
+    private void admitVisit(Exchange exchange) {
+        if (runningVisits.incrementAndGet() > maxVisits) {
+            runningVisits.decrementAndGet();
+            throw new HttpStatusException(HttpStatus.TOO_MANY_REQUESTS_429,
+                                          "Rejecting execution due to overload: " + maxVisits + " visits already running");
+        }
+        exchange.whenCompleted(runningVisits::decrementAndGet);
     }
 
     /** Answers 504 when the request's deadline passes without an answer (spec §7.2). */
@@ -188,6 +214,8 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         private LongSupplier nanoTime = System::nanoTime;
         private TaskScheduler scheduler;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+        private int maxVisits = DEFAULT_MAX_VISITS;
+        private BodyMemory bodyMemory;
         private Function<DocumentApiContext, VisitRoutes> visitRoutes = BackendVisitRoutes::new;
 
         private Builder(ContentClusters clusters, DocumentApiConfig config) {
@@ -218,6 +246,20 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             if (maxInFlight < 1)
                 throw new IllegalArgumentException("maxInFlight must be positive, but was " + maxInFlight);
             this.maxInFlight = maxInFlight;
+            return this;
+        }
+
+        /** Most visits served at once; more get 429. Default {@value #DEFAULT_MAX_VISITS}. */
+        public Builder maxVisits(int maxVisits) {
+            if (maxVisits < 1)
+                throw new IllegalArgumentException("maxVisits must be positive, but was " + maxVisits);
+            this.maxVisits = maxVisits;
+            return this;
+        }
+
+        /** The memory request bodies share; default {@link BodyMemory#ofHeap()}. */
+        public Builder bodyMemory(BodyMemory bodyMemory) {
+            this.bodyMemory = Objects.requireNonNull(bodyMemory, "bodyMemory");
             return this;
         }
 

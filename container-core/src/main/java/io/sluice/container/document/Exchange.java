@@ -31,6 +31,8 @@ public final class Exchange {
     private final AtomicBoolean done = new AtomicBoolean();
     private final LongConsumer bodyBytes;
     private final List<IntConsumer> completionListeners = new ArrayList<>();
+    private final List<Runnable> completionHooks = new ArrayList<>();
+    private boolean callbackCompleted = false; // guarded by completionHooks
 
     public Exchange(Request request, Response response, Callback callback) {
         this(request, response, callback, bytes -> { });
@@ -40,7 +42,18 @@ public final class Exchange {
     public Exchange(Request request, Response response, Callback callback, LongConsumer bodyBytes) {
         this.request = request;
         this.response = response;
-        this.callback = callback;
+        this.callback = new Callback.Nested(callback) {
+            @Override
+            public void completed() {
+                List<Runnable> hooks;
+                synchronized (completionHooks) {
+                    callbackCompleted = true;
+                    hooks = List.copyOf(completionHooks);
+                    completionHooks.clear();
+                }
+                hooks.forEach(Runnable::run);
+            }
+        };
         this.bodyBytes = bodyBytes;
     }
 
@@ -60,6 +73,20 @@ public final class Exchange {
             }
         }
         listener.accept(response.getStatus());
+    }
+
+    /**
+     * Registers {@code hook} to run when the request's callback completes (the response fully sent, or failed), which
+     * for a streamed response is long after it was decided; runs it at once if already completed.
+     */
+    public void whenCompleted(Runnable hook) {
+        synchronized (completionHooks) {
+            if ( ! callbackCompleted) {
+                completionHooks.add(hook);
+                return;
+            }
+        }
+        hook.run();
     }
 
     /** Whether the response has been decided. */

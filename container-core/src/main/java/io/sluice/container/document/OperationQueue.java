@@ -1,5 +1,6 @@
 package io.sluice.container.document;
 
+import io.sluice.container.FatalErrors;
 import io.sluice.container.HttpStatusException;
 import org.eclipse.jetty.http.HttpStatus;
 import org.slf4j.Logger;
@@ -216,9 +217,11 @@ public final class OperationQueue {
             try {
                 done = start.get();
             }
-            catch (RuntimeException e) {
-                // A start must answer its own request; this is a bug, but must not stall the queue.
-                log.error("Starting operation on '{}' failed", key, e);
+            catch (RuntimeException | Error e) {
+                // A start must answer its own request; this is a bug (or an OutOfMemoryError), but must never leave
+                // the slot taken: a stuck queue answers every later request 504.
+                if ( ! FatalErrors.report(e))
+                    log.error("Starting operation on '{}' failed", key, e);
                 done = CompletableFuture.completedFuture(null);
             }
             done.whenComplete((result, failure) -> completed(this));

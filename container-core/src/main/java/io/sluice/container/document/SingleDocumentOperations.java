@@ -78,7 +78,7 @@ final class SingleDocumentOperations {
         ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
         OperationOptions base = options(request, cluster, id);
         enqueueWithBody(request, "put", id, body -> {
-            ParsedPut put = putReader.readPut(id, body);
+            ParsedPut put = putReader.readPut(id, body.bytes(), 0, body.length());
             Optional<String> effectiveCondition = condition.or(put::condition);
             OperationOptions options = withCondition(base, effectiveCondition)
                     .withCreateIfNonExistent(create.or(put::create).orElse(false));
@@ -98,7 +98,7 @@ final class SingleDocumentOperations {
         ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
         OperationOptions base = options(request, cluster, id);
         enqueueWithBody(request, "update", id, body -> {
-            ParsedUpdate parsed = updateReader.readUpdate(id, body);
+            ParsedUpdate parsed = updateReader.readUpdate(id, body.bytes(), 0, body.length());
             boolean effectiveCreate = create.or(parsed::create).orElse(false);
             // The parameter overrides the body both ways, so the update's own flag must match.
             DocumentUpdate update = parsed.update().withCreateIfNonExistent(effectiveCreate);
@@ -183,15 +183,44 @@ final class SingleDocumentOperations {
         ticket.ready(0);
     }
 
-    private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<byte[], Prepared> parse) {
-        byte[][] body = new byte[1][];
-        long declared = Math.max(0, request.exchange().request().getLength());
-        OperationQueue.Ticket ticket = context.queue().enqueue(id.toString(), declared, () -> {
+    /**
+     * Reads the body first and admits the operation only once it has arrived, so slow bodies hold no queue slot that
+     * other requests need (as Vespa, which enqueues when the request content closes). Same-id operations therefore
+     * apply in the order their bodies complete.
+     */
+    private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<BodyReader.Body, Prepared> parse) {
+        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                request.fail(cause instanceof HttpStatusException ? (HttpStatusException) cause
+                                                                  : new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Failed reading request body"));
+                return;
+            }
+            request.exchange().whenDone(status -> body.release());
+            context.metrics().bytesReceived(body.length());
+            try {
+                enqueueRead(request, type, id, body, parse);
+            }
+            catch (HttpStatusException e) {
+                request.fail(e);
+            }
+            catch (RuntimeException e) {
+                log.error("Admitting {} of {} failed", type, request.pathId(), e);
+                request.respond(DocumentResponses.internalError(request.pathId()));
+            }
+        });
+    }
+
+    private void enqueueRead(DocumentRequest request, String type, DocumentId id, BodyReader.Body body,
+                             Function<BodyReader.Body, Prepared> parse) {
+        if (request.exchange().isDone())
+            return;
+        OperationQueue.Ticket ticket = context.queue().enqueue(id.toString(), body.length(), () -> {
             if (request.exchange().isDone())
                 return CompletableFuture.completedFuture(null);
             Prepared prepared;
             try {
-                prepared = parse.apply(body[0]);
+                prepared = parse.apply(body);
             }
             catch (HttpStatusException e) {
                 context.metrics().operation(type, "invalid");
@@ -210,19 +239,7 @@ final class SingleDocumentOperations {
         });
         request.exchange().whenDone(status -> ticket.cancel());
         request.trace().note(2, "Enqueued " + type + " of '" + id + "'");
-        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize()).whenComplete((bytes, failure) -> {
-            if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                request.fail(cause instanceof HttpStatusException ? (HttpStatusException) cause
-                                                                  : new HttpStatusException(HttpStatus.BAD_REQUEST_400, String.valueOf(cause)));
-                return;
-            }
-            context.metrics().bytesReceived(bytes.length);
-            synchronized (body) {
-                body[0] = bytes;
-            }
-            ticket.ready(bytes.length);
-        });
+        ticket.ready(body.length());
     }
 
     /** Calls the backend and answers with its outcome; the returned future completes when the backend has answered. */
@@ -240,7 +257,7 @@ final class SingleDocumentOperations {
             if (failure != null) {
                 log.error("Backend {} for {} failed", type, request.pathId(), failure);
                 context.metrics().operation(type, "error");
-                request.fail(new HttpStatusException(HttpStatus.INTERNAL_SERVER_ERROR_500, "Backend failure: " + failure));
+                request.respond(DocumentResponses.internalError(request.pathId()));
                 return;
             }
             context.metrics().operation(type, outcomeName(result));
@@ -251,7 +268,7 @@ final class SingleDocumentOperations {
             }
             catch (RuntimeException e) {
                 log.error("Rendering {} for {} failed", result, request.pathId(), e);
-                reply = DocumentResponses.error(request.pathId(), HttpStatus.INTERNAL_SERVER_ERROR_500, "Failed rendering response: " + e);
+                reply = DocumentResponses.internalError(request.pathId());
             }
             request.respond(reply, result.isSuccess() ? headers : Map.of());
         });

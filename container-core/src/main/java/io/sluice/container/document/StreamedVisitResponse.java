@@ -36,6 +36,14 @@ final class StreamedVisitResponse extends IteratingCallback {
 
     static final int CHUNK_DOCUMENTS = 128;
     static final int CHUNK_BYTES = 64 << 10;
+    /**
+     * Entries in the first pull, before the size of a rendered document is known. Later pulls aim at
+     * {@value #PULL_BYTES} rendered bytes: a client that stops reading then holds about that much of each stalled
+     * visit, not {@value #CHUNK_DOCUMENTS} documents of whatever size. Not smaller: every pull costs the store a seek,
+     * on the threads reads share.
+     */
+    static final int FIRST_PULL = 16;
+    static final int PULL_BYTES = 256 << 10;
 
     private static final JsonFactory factory = new JsonFactory();
 
@@ -63,6 +71,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     private boolean closing = false;
     private volatile int count = 0;        // read by documentCount() from other threads
     private int chunkEntries = 0;
+    private long entryBytes = 0;           // rendered bytes of the entries so far, for the size of the next pull
     private Optional<ProgressToken> continuation;
     private double percentFinished = 0;
     private Optional<String> message = Optional.empty();
@@ -160,7 +169,9 @@ final class StreamedVisitResponse extends IteratingCallback {
             write(true);
             return Action.SCHEDULED;
         }
-        if (chunkEntries >= CHUNK_DOCUMENTS || out.size() >= CHUNK_BYTES) {
+        // The first documents go out at once: the client sees progress early, and a client already gone is noticed.
+        boolean firstChunk = chunkEntries > 0 && count == chunkEntries;
+        if (chunkEntries >= CHUNK_DOCUMENTS || out.size() >= CHUNK_BYTES || firstChunk) {
             write(false);
             return Action.SCHEDULED;
         }
@@ -173,7 +184,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         }
         CompletableFuture<VisitBatch> batch;
         try {
-            batch = visit.next(PagedVisitResponse.batchSize(count, wanted, CHUNK_DOCUMENTS));
+            batch = visit.next(PagedVisitResponse.batchSize(count, wanted, pullSize(count, entryBytes)));
         }
         catch (RuntimeException e) {
             batch = CompletableFuture.failedFuture(e);
@@ -202,11 +213,15 @@ final class StreamedVisitResponse extends IteratingCallback {
         VisitBatch batch = completed.batch;
         if (batch == null)
             return;
+        json.flush();
+        int before = out.size();
         for (VisitEntry entry : batch.entries()) {
             format.entry(json, entry);
             count++;
             chunkEntries++;
         }
+        json.flush();
+        entryBytes += out.size() - before;
         if ( ! batch.entries().isEmpty())
             format.progress(json, batch);
         json.flush();
@@ -215,6 +230,14 @@ final class StreamedVisitResponse extends IteratingCallback {
         percentFinished = batch.percentFinished();
         if (batch.isFinished() || (batch.atBucketBoundary() && count >= wanted))
             ended = true;
+    }
+
+    /** How many entries to pull next: {@link #FIRST_PULL}, then as many as render to about {@link #PULL_BYTES}. */
+    static int pullSize(int entries, long renderedBytes) {
+        if (entries == 0)
+            return FIRST_PULL;
+        long perEntry = Math.max(1, renderedBytes / entries);
+        return (int) Math.max(1, Math.min(CHUNK_DOCUMENTS, PULL_BYTES / perEntry));
     }
 
     private void write(boolean last) throws IOException {

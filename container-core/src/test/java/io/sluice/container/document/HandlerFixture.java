@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** A {@link DocumentV1ApiHandler} on an in-memory connector, with a music schema and a manual clock and scheduler. */
 final class HandlerFixture implements AutoCloseable {
@@ -43,6 +44,12 @@ final class HandlerFixture implements AutoCloseable {
 
     private HandlerFixture(ManualClock clock, ContentBackend backend, DocumentApiConfig config, int maxInFlight,
                            Function<DocumentApiContext, VisitRoutes> visitRoutes) throws Exception {
+        this(clock, backend, config, maxInFlight, visitRoutes, UnaryOperator.identity());
+    }
+
+    private HandlerFixture(ManualClock clock, ContentBackend backend, DocumentApiConfig config, int maxInFlight,
+                           Function<DocumentApiContext, VisitRoutes> visitRoutes,
+                           UnaryOperator<DocumentV1ApiHandler.Builder> options) throws Exception {
         this.clock = clock;
         this.backend = backend;
         ContentClusters clusters = ContentClusters.of(types(), List.of(
@@ -51,7 +58,7 @@ final class HandlerFixture implements AutoCloseable {
                                                                    .maxInFlight(maxInFlight);
         if (visitRoutes != null)
             builder.visitRoutes(visitRoutes);
-        this.handler = builder.build();
+        this.handler = options.apply(builder).build();
         connector.getConnectionFactory(org.eclipse.jetty.server.HttpConnectionFactory.class).getHttpConfiguration()
                  .setUriCompliance(org.eclipse.jetty.http.UriCompliance.LEGACY);
         server.addConnector(connector);
@@ -77,6 +84,21 @@ final class HandlerFixture implements AutoCloseable {
 
     static HandlerFixture create(ContentBackend backend, DocumentApiConfig config, int maxInFlight) throws Exception {
         return new HandlerFixture(newClock(), backend, config, maxInFlight, null);
+    }
+
+    /** The handler over an in-memory backend, default configuration, with {@code options} applied to its builder. */
+    static HandlerFixture create(UnaryOperator<DocumentV1ApiHandler.Builder> options) throws Exception {
+        ManualClock clock = newClock();
+        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(),
+                                  DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT, null, options);
+    }
+
+    /** {@link #withVisitRoutes(Function)} with {@code options} applied to the handler's builder. */
+    static HandlerFixture withVisitRoutes(Function<DocumentApiContext, VisitRoutes> visitRoutes,
+                                          UnaryOperator<DocumentV1ApiHandler.Builder> options) throws Exception {
+        ManualClock clock = newClock();
+        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(),
+                                  DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT, visitRoutes, options);
     }
 
     static HandlerFixture withVisitRoutes(Function<DocumentApiContext, VisitRoutes> visitRoutes) throws Exception {

@@ -140,4 +140,16 @@ class OperationQueueTest {
         assertEquals(List.of("a", "b"), started);
     }
 
+    @Test
+    void startThrowingError_freesItsSlotAndTheQueueMovesOn() {
+        OperationQueue queue = queue(10, 1000, 1);
+        queue.enqueueReady("a", 0, () -> {
+            started.add("a");
+            throw new AssertionError("a start that throws an Error");
+        });
+        queue.enqueueReady("b", 0, op("b"));
+        assertEquals(List.of("a", "b"), started);
+        assertEquals(1, queue.inFlight());
+    }
+
 }

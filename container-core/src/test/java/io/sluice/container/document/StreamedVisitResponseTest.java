@@ -104,10 +104,19 @@ class StreamedVisitResponseTest {
             completeWrite();
             assertEquals(round, visit.pulls, "one batch per completed write, never more");
             assertEquals(1, pendingWrites.size());
-            assertEquals(StreamedVisitResponse.CHUNK_DOCUMENTS * round, stream.documentCount());
+            assertEquals(StreamedVisitResponse.FIRST_PULL + StreamedVisitResponse.CHUNK_DOCUMENTS * (round - 1),
+                         stream.documentCount()); // the small first pull goes out at once, then whole chunks
         }
         assertFalse(completed);
         assertFalse(visit.cancelled);
+    }
+
+    @Test
+    void pullSize_aimsAtPullBytesOnceEntrySizeIsKnown() {
+        assertEquals(StreamedVisitResponse.FIRST_PULL, StreamedVisitResponse.pullSize(0, 0));
+        assertEquals(StreamedVisitResponse.CHUNK_DOCUMENTS, StreamedVisitResponse.pullSize(100, 100 * 50));
+        assertEquals(26, StreamedVisitResponse.pullSize(16, 16 * 10_000));
+        assertEquals(1, StreamedVisitResponse.pullSize(1, 5_000_000));
     }
 
     @Test
@@ -176,7 +185,7 @@ class StreamedVisitResponseTest {
         assertTrue(completed);
         assertTrue(visit.cancelled);
         Map<String, Object> body = JsonTree.object(written.toString(StandardCharsets.UTF_8));
-        assertEquals((long) StreamedVisitResponse.CHUNK_DOCUMENTS, body.get("documentCount"));
+        assertEquals((long) StreamedVisitResponse.FIRST_PULL, body.get("documentCount"));
         assertEquals(token, body.get("continuation"));
     }
 

@@ -81,7 +81,7 @@ final class UpdateOperationReader {
             default:
                 Optional<ValueUpdate.Arithmetic.Operator> operator = ValueUpdate.Arithmetic.Operator.fromJsonName(operation);
                 if (operator.isPresent() && operator.get().jsonName().equals(operation))
-                    return new ValueUpdate.Arithmetic(operator.get(), number(parser, operation));
+                    return new ValueUpdate.Arithmetic(operator.get(), operand(parser, operation));
                 throw new DocumentJsonException("Unknown update operation '" + operation + "'; expected assign, add, "
                                                 + "remove, increment, decrement, multiply, divide, match or modify");
         }
@@ -193,8 +193,22 @@ final class UpdateOperationReader {
                 Optional<ValueUpdate.Arithmetic.Operator> operator = ValueUpdate.Arithmetic.Operator.fromJsonName(operation);
                 if (operator.isEmpty())
                     throw new DocumentJsonException("Field path update type '" + operation + "' not supported.");
-                return new FieldPathUpdate.Arithmetic(operator.get(), number(parser, operation));
+                return new FieldPathUpdate.Arithmetic(operator.get(), operand(parser, operation));
         }
+    }
+
+    /**
+     * An arithmetic operand, refused when the result could only be garbage: an operand beyond double range (which would
+     * silently saturate the field), not a number, or a zero divisor.
+     */
+    private static double operand(JsonParser parser, String operation) throws IOException {
+        String text = parser.getText();
+        double operand = number(parser, operation);
+        if ( ! Double.isFinite(operand))
+            throw new DocumentJsonException("Operand " + text + " of " + operation + " is out of range: arithmetic needs a finite number");
+        if (operand == 0 && operation.equalsIgnoreCase("divide"))
+            throw new DocumentJsonException("Division by zero: cannot divide by " + text);
+        return operand;
     }
 
     /** An arithmetic operand: any scalar whose text is a number, as Vespa parses it (as a double). */

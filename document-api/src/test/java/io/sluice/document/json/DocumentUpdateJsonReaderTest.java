@@ -172,6 +172,22 @@ class DocumentUpdateJsonReaderTest {
     }
 
     @Test
+    void arithmetic_operandBeyondDoubleRange_isRejected() {
+        assertEquals("Error in 'i': Operand 1e400 of increment is out of range: arithmetic needs a finite number",
+                     error("{'fields':{'i':{'increment':1e400}}}"));
+    }
+
+    @Test
+    void arithmetic_divisionByZero_isRejected() {
+        assertEquals("Error in 'i': Division by zero: cannot divide by 0.0", error("{'fields':{'i':{'divide':0.0}}}"));
+    }
+
+    @Test
+    void fieldPathArithmetic_divisionByZero_isRejected() {
+        assertEquals("Error in 'm{a}': Division by zero: cannot divide by 0", error("{'fields':{'m{a}':{'divide':0}}}"));
+    }
+
+    @Test
     void arithmetic_onString_isRejected() {
         assertEquals("Error in 's': Cannot increment a field of type string; arithmetic needs a numeric field",
                      error("{'fields':{'s':{'increment':1}}}"));
