@@ -131,8 +131,12 @@ feed() {  # feeder transport
   local warm_up
   warm_up="$(h2load -n "$WARM_UP_PUTS" -c 4 -m 64 -i "$bench_work/warm-up-$transport" -d "$bench_work/body.json" \
                     -H 'Content-Type: application/json' 2>&1)"
-  grep -q "status codes: $WARM_UP_PUTS 2xx" <<<"$warm_up" ||
-    { grep -E 'requests:|status codes:' <<<"$warm_up" >&2; bench_die "warm-up puts over $transport failed"; }
+  # A busy machine may get some warm-up puts a 429 (the server sheds load): that still warms it up; none succeeding does not.
+  if ! grep -q "status codes: $WARM_UP_PUTS 2xx" <<<"$warm_up"; then
+    grep -E 'requests:|status codes:' <<<"$warm_up" >&2
+    grep -qE "status codes: [1-9][0-9]* 2xx" <<<"$warm_up" || bench_die "warm-up puts over $transport failed"
+    bench_log "(not every warm-up put succeeded; going on)"
+  fi
   before="$(bench_cpu_ticks "$sluice_pid")"
   local command=()
   if [[ "$feeder" == sluice ]]; then
