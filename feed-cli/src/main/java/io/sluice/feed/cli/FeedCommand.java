@@ -61,7 +61,8 @@ final class FeedCommand {
             "  --speed-test                          send dryRun=true: the server acknowledges without storing\n" +
             "  --test-payload-size BYTES             with --speed-test and no input: generated document size (default 1024)\n" +
             "  --speed-test-duration SECONDS         with --speed-test and no input: how long to generate (default 60)\n" +
-            "  --compression auto|none|gzip          request compression (default auto: gzip above 512 bytes)\n" +
+            "  --compression auto|none|gzip          request compression (default auto: gzip above 512 bytes, but not\n" +
+            "                                        to a loopback endpoint)\n" +
             "  --initial-inflight-factor N           start the throttler at N times its minimum (default 1)\n" +
             "  --max-pending N                       operations held in memory at most (default 2 x max in flight)\n" +
             "  --benchmark                           print the final stats to standard output\n" +
