@@ -55,7 +55,7 @@ vespa_binary() {
   find "$VESPACLI_VENV" -path '*/go-binaries/*linux_amd64/bin/vespa' -type f 2>/dev/null | head -n 1
 }
 if [[ " $FEEDERS " == *" vespa "* ]]; then
-  if [[ -z "$(vespa_binary)" ]] || ! "$VESPACLI_VENV/bin/pip" show vespacli 2>/dev/null | grep -qx "Version: $VESPACLI_VERSION"; then
+  if [[ -z "$(vespa_binary)" ]] || ! grep -qx "Version: $VESPACLI_VERSION" <<<"$("$VESPACLI_VENV/bin/pip" show vespacli 2>/dev/null)"; then
     bench_require python3
     bench_log "Installing vespacli $VESPACLI_VERSION from PyPI into $VESPACLI_VENV ..."
     python3 -m venv "$VESPACLI_VENV" >&2 && "$VESPACLI_VENV/bin/pip" install -q "vespacli==$VESPACLI_VERSION" >&2 ||
