@@ -174,6 +174,17 @@ public final class FeedClientBuilder {
         return this;
     }
 
+    /** {@link Compression#AUTO} to endpoints that are all on this machine is {@link Compression#NONE}. */
+    static Compression effectiveCompression(Compression compression, java.util.List<URI> endpoints) {
+        return compression == Compression.AUTO && endpoints.stream().allMatch(FeedClientBuilder::isLoopback) ? Compression.NONE : compression;
+    }
+
+    /** Judged from the host as written, without a name lookup. */
+    private static boolean isLoopback(URI endpoint) {
+        String host = endpoint.getHost();
+        return host != null && (host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1"));
+    }
+
     int minInflight() { return 2 * connectionsPerEndpoint * endpoints.size(); }
 
     int maxInflight() {
@@ -199,7 +210,7 @@ public final class FeedClientBuilder {
         RequestStrategy strategy = new RequestStrategy(cluster, throttler, breaker, retryStrategy, scheduler, stats,
                                                        () -> ThreadLocalRandom.current().nextDouble(), maxPending,
                                                        blockWhenFull);
-        return new HttpFeedClient(strategy, stats, breaker, compression, timeout, speedTest, () -> {
+        return new HttpFeedClient(strategy, stats, breaker, effectiveCompression(compression, endpoints), timeout, speedTest, () -> {
             cluster.close();
             scheduler.close();
         });

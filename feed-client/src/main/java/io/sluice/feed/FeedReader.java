@@ -20,14 +20,18 @@ import java.util.Optional;
  * input bytes as it is, not parsed into a tree, and wrapped as the request body {@code {"fields":…}}.
  * <p>
  * Keys: {@code put} or {@code id}, {@code update}, {@code remove} (the document id), {@code condition},
- * {@code create}, {@code fields}. Any other key, a missing id, or a put or update without fields is an error naming
- * the byte offset, line and column. Not thread-safe.
+ * {@code create}, {@code fields}; {@value #FAILURE_KEY} is skipped (the feed CLI's dead-letter file puts why an
+ * operation failed there, so the file can be fed again as it is). Any other key, a missing id, or a put or update
+ * without fields is an error naming the byte offset, line and column. Not thread-safe.
  */
 public final class FeedReader implements AutoCloseable {
 
     private static final JsonFactory factory = new JsonFactory();
     private static final byte[] PREFIX = "{\"fields\":".getBytes(StandardCharsets.US_ASCII);
     private static final int CHUNK = 1 << 16;
+    private static final byte[] NO_SOURCE = new byte[0];
+    /** The key of a side field every reader skips: the dead-letter file's status and message of a failed operation. */
+    public static final String FAILURE_KEY = "failure";
 
     private final InputStream in;
     private final JsonParser parser;
@@ -40,9 +44,17 @@ public final class FeedReader implements AutoCloseable {
     private boolean started = false;
     private boolean array = false;
     private boolean ended = false;
+    private boolean keepSource = false;
+    private final Position base; // where in the whole input this reader's first byte is
 
-    private FeedReader(InputStream in) {
+    /** A place in the input: the byte offset, and the line and column (from 1) of that byte. */
+    public record Position(long offset, int line, int column) {
+        public static final Position START = new Position(0, 1, 1);
+    }
+
+    private FeedReader(InputStream in, Position base) {
         this.in = in;
+        this.base = base;
         try {
             this.parser = factory.createNonBlockingByteArrayParser();
         }
@@ -52,10 +64,27 @@ public final class FeedReader implements AutoCloseable {
         this.feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
     }
 
-    public static FeedReader of(InputStream in) { return new FeedReader(in); }
+    public static FeedReader of(InputStream in) { return new FeedReader(in, Position.START); }
 
-    /** Bytes consumed from the input so far. */
-    public long bytesRead() { return bytesRead; }
+    /**
+     * A reader of JSONL whose first byte is at {@code position} of a larger input (the rest of a file after a
+     * checkpoint): offsets, lines and columns in operations and errors count from the start of that input. A JSON array
+     * cannot be resumed in the middle: its first token there is an error.
+     */
+    public static FeedReader resumed(InputStream in, Position position) {
+        FeedReader reader = new FeedReader(in, position);
+        if (position.offset() > 0) reader.started = true;
+        return reader;
+    }
+
+    /** Makes every operation carry its {@link FeedOperation#source()} bytes; returns this. */
+    public FeedReader keepingSource() {
+        keepSource = true;
+        return this;
+    }
+
+    /** Bytes consumed from the input so far (counting from the resume position, if any). */
+    public long bytesRead() { return base.offset() + bytesRead; }
 
     /**
      * The next operation, or empty at the end of the input.
@@ -80,7 +109,9 @@ public final class FeedReader implements AutoCloseable {
                 ended = true;
                 return Optional.empty();
             }
-            if (token != JsonToken.START_OBJECT) throw error("Expected an operation object, but got " + token);
+            if (token != JsonToken.START_OBJECT)
+                throw error(token == JsonToken.START_ARRAY && base.offset() > 0
+                            ? "A JSON array feed cannot be resumed from a checkpoint: use JSONL" : "Expected an operation object, but got " + token);
             return Optional.of(operation());
         }
         catch (JsonProcessingException e) {
@@ -97,7 +128,8 @@ public final class FeedReader implements AutoCloseable {
     }
 
     private FeedOperation operation() throws IOException {
-        keepFrom = Math.max(windowStart, parser.currentTokenLocation().getByteOffset() - 1);
+        keepFrom = openingBrace(parser.currentTokenLocation().getByteOffset());
+        long start = keepFrom;
         OperationType type = null;
         String id = null;
         String condition = null;
@@ -122,6 +154,9 @@ public final class FeedReader implements AutoCloseable {
                 case "create":
                     if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) throw error("Expected a boolean for 'create', but got " + value);
                     create = value == JsonToken.VALUE_TRUE;
+                    break;
+                case FAILURE_KEY:
+                    parser.skipChildren();
                     break;
                 case "fields":
                     if (value != JsonToken.START_OBJECT) throw error("Expected an object for 'fields', but got " + value);
@@ -155,8 +190,16 @@ public final class FeedReader implements AutoCloseable {
             System.arraycopy(window, (int) (fieldsStart - windowStart), body, PREFIX.length, length);
             body[body.length - 1] = '}';
         }
-        keepFrom = parser.currentLocation().getByteOffset();
-        return new FeedOperation(type, documentId, Optional.ofNullable(condition), create, body);
+        // The async parser's location after an END_OBJECT is at its brace or just after it, depending on what follows.
+        JsonLocation location = parser.currentLocation();
+        long end = location.getByteOffset();
+        int atBrace = end < windowStart + windowLength && window[(int) (end - windowStart)] == '}' ? 1 : 0;
+        end += atBrace;
+        keepFrom = end;
+        byte[] source = keepSource ? Arrays.copyOfRange(window, (int) (start - windowStart), (int) (end - windowStart)) : NO_SOURCE;
+        Position position = position(location);
+        return new FeedOperation(type, documentId, Optional.ofNullable(condition), create, body, source,
+                                 new Position(position.offset() + atBrace, position.line(), position.column() + atBrace));
     }
 
     /** The async parser may place a START_OBJECT just after its brace: find the brace itself. */
@@ -211,13 +254,21 @@ public final class FeedReader implements AutoCloseable {
         return error(message, parser.currentTokenLocation());
     }
 
-    private static OperationParseException error(String message, JsonLocation location) {
+    private OperationParseException error(String message, JsonLocation location) {
         return new OperationParseException(message + " " + where(location));
     }
 
-    private static String where(JsonLocation location) {
+    /** The place of a parser location in the whole input. */
+    private Position position(JsonLocation location) {
+        int line = location.getLineNr();
+        return new Position(base.offset() + location.getByteOffset(), base.line() + line - 1,
+                            line == 1 ? base.column() + location.getColumnNr() - 1 : location.getColumnNr());
+    }
+
+    private String where(JsonLocation location) {
         if (location == null) return "";
-        return "at offset " + location.getByteOffset() + " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
+        Position position = position(location);
+        return "at offset " + position.offset() + " (line " + position.line() + ", column " + position.column() + ")";
     }
 
     @Override public void close() throws IOException {

@@ -129,8 +129,8 @@ final class HttpFeedClient implements FeedClient {
             default:
                 String path = request.pathAndQuery();
                 int query = path.indexOf('?');
-                throw new FeedException(id, "Status " + response.code() + " executing '" + request.method() + " " +
-                                            (query < 0 ? path : path.substring(0, query)) + "': " + message);
+                throw new FeedException(id, response.code(), "Status " + response.code() + " executing '" + request.method() + " " +
+                                                              (query < 0 ? path : path.substring(0, query)) + "': " + message);
         }
     }
 

@@ -11,7 +11,7 @@ public class ResultException extends FeedException {
     private final String trace;
 
     public ResultException(DocumentId documentId, int status, String message, String trace) {
-        super(documentId, message);
+        super(documentId, status, message);
         this.status = status;
         this.trace = trace;
     }

@@ -120,15 +120,35 @@ class FeedClientInteropTest {
     }
 
     @Test
-    void largeBody_isGzipped() throws Exception {
+    void largeBody_withGzip_isGzipped() throws Exception {
+        List<StubServer.Received> received = new ArrayList<>();
+        String json = "{\"fields\":{\"text\":\"" + "y".repeat(2000) + "\"}}";
+        try (StubServer server = new StubServer(r -> { received.add(r); return StubServer.Reply.json(200, "{}"); });
+             FeedClient client = FeedClientBuilder.create(server.uri()).setCompression(Compression.GZIP).build()) {
+            client.put(DocumentId.of("id:ns:music::a"), json, OperationParameters.empty()).get();
+        }
+        assertEquals("gzip", received.get(1).contentEncoding());
+        assertEquals(json, received.get(1).body());
+    }
+
+    @Test
+    void largeBody_withAutoToLoopback_isNotCompressed() throws Exception {
         List<StubServer.Received> received = new ArrayList<>();
         String json = "{\"fields\":{\"text\":\"" + "y".repeat(2000) + "\"}}";
         try (StubServer server = new StubServer(r -> { received.add(r); return StubServer.Reply.json(200, "{}"); });
              FeedClient client = client(server)) {
             client.put(DocumentId.of("id:ns:music::a"), json, OperationParameters.empty()).get();
         }
-        assertEquals("gzip", received.get(1).contentEncoding());
+        assertEquals(null, received.get(1).contentEncoding());
         assertEquals(json, received.get(1).body());
+    }
+
+    @Test
+    void autoCompression_gzipsUnlessEveryEndpointIsLoopback() {
+        java.net.URI local = java.net.URI.create("http://127.0.0.1:8080/"), remote = java.net.URI.create("https://feed.example.com/");
+        assertEquals(Compression.NONE, FeedClientBuilder.effectiveCompression(Compression.AUTO, List.of(local, java.net.URI.create("http://localhost/"))));
+        assertEquals(Compression.AUTO, FeedClientBuilder.effectiveCompression(Compression.AUTO, List.of(local, remote)));
+        assertEquals(Compression.GZIP, FeedClientBuilder.effectiveCompression(Compression.GZIP, List.of(local)));
     }
 
     @Test

@@ -98,4 +98,62 @@ class FeedReaderTest {
         assertEquals(List.of(), readAll("[]"));
     }
 
+    @Test
+    void failureSideField_isSkipped() {
+        List<FeedOperation> ops = readAll("{\"put\":\"id:ns:t::a\",\"fields\":{\"x\":1},\"failure\":{\"status\":400,\"message\":\"m\"}}\n");
+        assertEquals(1, ops.size());
+        assertEquals("{\"fields\":{\"x\":1}}", body(ops.get(0)));
+    }
+
+    @Test
+    void keepingSource_keepsEachObjectAsRead_evenAcrossSmallReads() {
+        String first = "{ \"put\": \"id:ns:t::a\",\n  \"fields\": {\"x\": \"" + "y".repeat(100_000) + "\"} }";
+        String second = "{\"remove\":\"id:ns:t::b\"}";
+        byte[] bytes = ("[" + first + ",\n" + second + "]").getBytes(StandardCharsets.UTF_8);
+        InputStream trickle = new ByteArrayInputStream(bytes) {
+            @Override public synchronized int read(byte[] b, int off, int len) { return super.read(b, off, Math.min(len, 777)); }
+        };
+        FeedReader reader = FeedReader.of(trickle).keepingSource();
+        assertEquals(first, new String(reader.next().get().source(), StandardCharsets.UTF_8));
+        assertEquals(second, new String(reader.next().get().source(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withoutKeepingSource_sourceIsEmpty() {
+        assertEquals(0, readAll("{\"remove\":\"id:ns:t::b\"}").get(0).source().length);
+    }
+
+    @Test
+    void end_isOffsetLineAndColumnJustAfterTheObject() {
+        List<FeedOperation> ops = readAll("{\"remove\":\"id:ns:t::a\"}\n{\"remove\":\"id:ns:t::b\"}\n");
+        assertEquals(new FeedReader.Position(23, 1, 24), ops.get(0).end());
+        assertEquals(new FeedReader.Position(47, 2, 24), ops.get(1).end());
+    }
+
+    @Test
+    void resumed_countsOffsetsAndLinesFromTheWholeInput() {
+        String whole = "{\"remove\":\"id:ns:t::a\"}\n{\"remove\":\"id:ns:t::b\"}\n{\"put\":\"id:ns:t::c\",\"fieldz\":{}}\n";
+        FeedReader full = FeedReader.of(new ByteArrayInputStream(whole.getBytes(StandardCharsets.UTF_8)));
+        FeedReader.Position afterFirst = full.next().get().end();
+        FeedOperation second = full.next().get();
+        OperationParseException expected = assertThrows(OperationParseException.class, full::next);
+
+        FeedReader reader = FeedReader.resumed(new ByteArrayInputStream(whole.substring((int) afterFirst.offset()).getBytes(StandardCharsets.UTF_8)),
+                                               afterFirst);
+        FeedOperation op = reader.next().get();
+        assertEquals("id:ns:t::b", op.documentId().toString());
+        assertEquals(second.end(), op.end());
+        OperationParseException e = assertThrows(OperationParseException.class, reader::next);
+        assertEquals(expected.getMessage(), e.getMessage());
+        assertEquals("Unexpected field name 'fieldz' at offset 69 (line 3, column 21)", e.getMessage());
+    }
+
+    @Test
+    void resumed_arrayIsRejected() {
+        FeedReader reader = FeedReader.resumed(new ByteArrayInputStream("[{\"remove\":\"id:ns:t::b\"}]".getBytes(StandardCharsets.UTF_8)),
+                                               new FeedReader.Position(10, 1, 11));
+        OperationParseException e = assertThrows(OperationParseException.class, reader::next);
+        assertTrue(e.getMessage().startsWith("A JSON array feed cannot be resumed from a checkpoint: use JSONL"), e.getMessage());
+    }
+
 }

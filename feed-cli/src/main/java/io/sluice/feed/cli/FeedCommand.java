@@ -23,9 +23,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /** {@code sluice feed}: the official {@code vespa-feed-client} command line, on this library. */
@@ -38,7 +42,8 @@ final class FeedCommand {
             "exit-on-feed-errors", "help", "version"));
     private static final Set<String> OPTIONS = ConnectionOptions.union(ConnectionOptions.OPTIONS, Set.of(
             "file", "connections", "max-streams-per-connection", "route", "timeout", "trace", "max-failure-seconds",
-            "test-payload-size", "speed-test-duration", "compression", "initial-inflight-factor", "max-pending"));
+            "test-payload-size", "speed-test-duration", "compression", "initial-inflight-factor", "max-pending",
+            "failures", "checkpoint", "max-rate"));
 
     static final String HELP =
             "Usage: sluice feed --endpoint URL (--file FILE | --stdin | --speed-test) [options]\n" +
@@ -56,7 +61,8 @@ final class FeedCommand {
             "  --speed-test                          send dryRun=true: the server acknowledges without storing\n" +
             "  --test-payload-size BYTES             with --speed-test and no input: generated document size (default 1024)\n" +
             "  --speed-test-duration SECONDS         with --speed-test and no input: how long to generate (default 60)\n" +
-            "  --compression auto|none|gzip          request compression (default auto: gzip above 512 bytes)\n" +
+            "  --compression auto|none|gzip          request compression (default auto: gzip above 512 bytes, but not\n" +
+            "                                        to a loopback endpoint)\n" +
             "  --initial-inflight-factor N           start the throttler at N times its minimum (default 1)\n" +
             "  --max-pending N                       operations held in memory at most (default 2 x max in flight)\n" +
             "  --benchmark                           print the final stats to standard output\n" +
@@ -65,14 +71,30 @@ final class FeedCommand {
             "  --show-all                            print every operation's result\n" +
             "  --verbose                             print stack traces\n" +
             "  --exit-on-feed-errors                 exit with 1 if any operation failed\n" +
-            "  --help, --version\n";
+            "  --failures FILE                       write each operation that finally failed to FILE, as read, one JSON line\n" +
+            "                                        each with a \"failure\":{\"status\",\"message\"} field that feeding ignores:\n" +
+            "                                        'sluice feed --file FILE' sends exactly those again\n" +
+            "  --checkpoint FILE                     with --file (JSONL): save to FILE, at most once a second, the input\n" +
+            "                                        position before which every operation has its outcome; when FILE\n" +
+            "                                        exists, continue from there. Operations after it may be sent twice:\n" +
+            "                                        fine for puts and removes, but an update that is not idempotent\n" +
+            "                                        (increment, add) may be applied twice\n" +
+            "  --max-rate OPS                        send at most OPS operations per second\n" +
+            "  --help, --version\n\n" +
+            "Failed operations are counted, and the first " + FailureSummary.SHOWN + " listed on standard error at the end.\n" +
+            "Exit codes: 0 when the whole input was read and sent (operations may have failed; see above),\n" +
+            "            1 on bad options, a failed handshake, malformed input (the error names line and column), an\n" +
+            "              unreadable input, or, with --exit-on-feed-errors, any failed operation.\n";
 
     private final PrintStream out;
     private final PrintStream err;
     private final boolean terminal;
     private final LongAdder ok = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final FailureSummary failures = new FailureSummary();
     private boolean showErrors, showAll, verbose;
+    private DeadLetters deadLetters;         // with --failures
+    private FeedCheckpoint checkpoint;       // with --checkpoint
 
     FeedCommand(PrintStream out, PrintStream err, boolean terminal) {
         this.out = out;
@@ -101,6 +123,7 @@ final class FeedCommand {
         InputStream input;
         OptionalLong inputSize;
         OperationParameters params;
+        RateLimiter limiter = null;
         int speedTestSeconds = 60, payloadSize = 1024;
         try {
             showErrors = args.has("show-errors") || args.has("show-all");
@@ -113,6 +136,14 @@ final class FeedCommand {
             speedTestSeconds = args.intValue("speed-test-duration", 60, 1, 86400);
             params = parameters(args);
             FeedClientBuilder builder = builder(args);
+            Optional<Double> maxRate = args.doubleValue("max-rate", 0.001);
+            if (maxRate.isPresent()) limiter = RateLimiter.ofSystemClock(maxRate.get());
+            if (args.has("checkpoint")) {
+                if ( ! args.has("file")) throw new UsageException("Option '--checkpoint' needs '--file': standard input cannot be resumed");
+                Path file = ConnectionOptions.existing(args, "file");
+                if (startsWithArray(file)) throw new UsageException("Option '--checkpoint' needs JSONL input, but '" + file + "' is a JSON array");
+                checkpoint = FeedCheckpoint.load(Path.of(args.value("checkpoint").get()), file);
+            }
             if (generate) {
                 input = null;
                 inputSize = OptionalLong.empty();
@@ -121,31 +152,54 @@ final class FeedCommand {
                 Path file = ConnectionOptions.existing(args, "file");
                 input = Files.newInputStream(file);
                 inputSize = OptionalLong.of(Files.size(file));
+                if (checkpoint != null) input.skipNBytes(checkpoint.start().offset());
             }
             else {
                 input = stdin;
                 inputSize = OptionalLong.empty();
             }
+            if (args.has("failures")) {
+                if (generate) throw new UsageException("Option '--failures' needs an input: '--file' or '--stdin'");
+                if (args.has("file") && Path.of(args.value("failures").get()).toAbsolutePath().normalize()
+                                            .equals(Path.of(args.value("file").get()).toAbsolutePath().normalize()))
+                    throw new UsageException("Option '--failures' must name another file than '--file'");
+                deadLetters = DeadLetters.open(Path.of(args.value("failures").get()), checkpoint != null && checkpoint.resumed());
+            }
             client = builder.build();
         }
         catch (UsageException | IllegalArgumentException e) {
+            closeDeadLetters();
             err.println("Error: " + e.getMessage());
             return 1;
         }
         catch (IOException | FeedException e) {
+            closeDeadLetters();
             err.println("Error: " + e.getMessage());
             if (verbose) e.printStackTrace(err);
             return 1;
         }
 
         long start = System.nanoTime();
-        FeedReader reader = input == null ? null : FeedReader.of(input);
+        FeedReader reader = input == null ? null : checkpoint == null ? FeedReader.of(input) : FeedReader.resumed(input, checkpoint.start());
+        if (reader != null && deadLetters != null) reader.keepingSource();
+        if (checkpoint != null && checkpoint.resumed())
+            err.println("Continuing from checkpoint '" + args.value("checkpoint").get() + "': offset " + checkpoint.start().offset() +
+                        " (line " + checkpoint.start().line() + ")");
+        ScheduledExecutorService saver = checkpoint == null ? null : startSaving(checkpoint);
         Progress progress = new Progress(err, terminal, args.has("silent"), start, client, ok, errors,
                                          reader == null ? () -> -1 : reader::bytesRead, inputSize);
         int exit = 0;
         try {
             if (reader == null) generate(client, params, payloadSize, Duration.ofSeconds(speedTestSeconds));
-            else for (Optional<FeedOperation> op; (op = reader.next()).isPresent(); ) send(client, op.get(), params);
+            else for (Optional<FeedOperation> op; (op = reader.next()).isPresent(); ) {
+                if (limiter != null) limiter.acquire();
+                send(client, op.get(), params, checkpoint == null ? -1 : checkpoint.track(op.get().end()));
+            }
+        }
+        catch (InterruptedException e) {
+            err.println("Error: interrupted");
+            Thread.currentThread().interrupt();
+            exit = 1;
         }
         catch (OperationParseException e) {
             err.println("Error: " + e.getMessage());
@@ -158,6 +212,8 @@ final class FeedCommand {
         finally {
             client.close(true);
             progress.close();
+            if (saver != null) saver.shutdownNow();
+            closeDeadLetters();
             if (reader != null) {
                 try {
                     reader.close();
@@ -172,8 +228,58 @@ final class FeedCommand {
         PrintStream statsOut = args.has("benchmark") ? out : err;
         statsOut.print(stats);
         statsOut.flush();
+        if (checkpoint != null) {
+            try {
+                checkpoint.save();
+            }
+            catch (UncheckedIOException e) {
+                err.println("\nError: " + e.getMessage() + ": " + e.getCause().getMessage());
+                exit = 1;
+            }
+        }
+        if (failures.count() > 0) {
+            err.println();
+            failures.print(err, deadLetters == null ? "" : deadLetters.file().toString());
+        }
         if (exit == 0 && args.has("exit-on-feed-errors") && errors.sum() > 0) exit = 1;
         return exit;
+    }
+
+    /** Whether the first character other than white space is '[', peeked without consuming the feed's stream. */
+    private static boolean startsWithArray(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int b; (b = in.read()) >= 0; )
+                if (b != ' ' && b != '\n' && b != '\r' && b != '\t') return b == '[';
+            return false;
+        }
+    }
+
+    /** Saves the checkpoint once a second, on a daemon thread of its own. */
+    private ScheduledExecutorService startSaving(FeedCheckpoint checkpoint) {
+        ScheduledExecutorService saver = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "sluice-feed-checkpoint");
+            thread.setDaemon(true);
+            return thread;
+        });
+        saver.scheduleAtFixedRate(() -> {
+            try {
+                checkpoint.save();
+            }
+            catch (UncheckedIOException e) {
+                print("Error: " + e.getMessage() + ": " + e.getCause().getMessage(), null);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+        return saver;
+    }
+
+    private void closeDeadLetters() {
+        if (deadLetters == null) return;
+        try {
+            deadLetters.close();
+        }
+        catch (UncheckedIOException e) {
+            err.println("Error: " + e.getMessage() + ": " + e.getCause().getMessage());
+        }
     }
 
     private static OperationParameters parameters(Args args) {
@@ -210,8 +316,11 @@ final class FeedCommand {
         return builder;
     }
 
-    private void send(FeedClient client, FeedOperation operation, OperationParameters params) {
-        client.send(operation, params).whenComplete((result, failure) -> completed(operation.documentId(), result, failure));
+    private void send(FeedClient client, FeedOperation operation, OperationParameters params, long sequence) {
+        client.send(operation, params).whenComplete((result, failure) -> {
+            completed(operation, result, failure);
+            if (sequence >= 0) checkpoint.done(sequence);
+        });
     }
 
     private void generate(FeedClient client, OperationParameters params, int payloadSize, Duration duration) {
@@ -224,11 +333,12 @@ final class FeedCommand {
             id.setLength(0);
             id.append("id:test:test::");
             for (int i = 0; i < 8; i++) id.append(chars.charAt(ThreadLocalRandom.current().nextInt(chars.length())));
-            send(client, new FeedOperation(OperationType.PUT, DocumentId.of(id.toString()), Optional.empty(), false, body), params);
+            send(client, new FeedOperation(OperationType.PUT, DocumentId.of(id.toString()), Optional.empty(), false, body), params, -1);
         }
     }
 
-    private void completed(DocumentId id, Result result, Throwable failure) {
+    private void completed(FeedOperation operation, Result result, Throwable failure) {
+        DocumentId id = operation.documentId();
         if (failure == null) {
             ok.increment();
             if (showAll) {
@@ -240,6 +350,18 @@ final class FeedCommand {
             return;
         }
         errors.increment();
+        FeedException feedFailure = failure instanceof FeedException ? (FeedException) failure : new FeedException(id, failure);
+        OptionalInt status = feedFailure.httpStatus();
+        String reason = feedFailure.reason();
+        failures.add(id, status, reason);
+        if (deadLetters != null) {
+            try {
+                deadLetters.write(operation, status, reason);
+            }
+            catch (UncheckedIOException e) {
+                print("Error: " + e.getMessage() + ": " + e.getCause().getMessage(), null);
+            }
+        }
         if (showErrors) {
             StringBuilder line = new StringBuilder(String.valueOf(failure.getMessage()));
             if (failure instanceof ResultException) ((ResultException) failure).trace().ifPresent(t -> line.append('\n').append(t));

@@ -4,6 +4,8 @@ import io.sluice.feed.FeedClient;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,8 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * Feed progress on stderr: on a terminal a line rewritten every second (ops/s, errors, in flight, and percent and ETA
- * when the input size is known); otherwise the stats JSON every 10 seconds, as the official client prints it.
+ * Feed progress on stderr: on a terminal a line rewritten every second (ops/s, errors, in flight, percent and ETA
+ * when the input size is known, and the responses per status); otherwise the stats JSON every 10 seconds, as the official client prints it.
  */
 final class Progress implements AutoCloseable {
 
@@ -65,8 +67,9 @@ final class Progress implements AutoCloseable {
         double rate = (done - lastOk) / Math.max(1e-9, (now - lastNanos) / 1e9);
         lastOk = done;
         lastNanos = now;
-        String line = "\r" + line(done, errors.sum(), rate, client.stats().inflight(), bytesRead.getAsLong(), inputSize,
-                                   (now - start) / 1e9) + "   ";
+        io.sluice.feed.OperationStats stats = client.stats();
+        String line = "\r" + line(done, errors.sum(), rate, stats.inflight(), bytesRead.getAsLong(), inputSize,
+                                   (now - start) / 1e9) + statuses(stats.responsesByCode(), stats.exceptions()) + "   ";
         synchronized (err) {
             err.print(line);
             err.flush();
@@ -86,6 +89,19 @@ final class Progress implements AutoCloseable {
             }
         }
         return line.toString();
+    }
+
+    /** The responses per status, retried ones included, and the attempts without a response, e.g. "  (200: 9,000  429: 12)". */
+    static String statuses(Map<Integer, Long> responsesByCode, long exceptions) {
+        if (responsesByCode.isEmpty() && exceptions == 0) return "";
+        StringBuilder text = new StringBuilder("  (");
+        String separator = "";
+        for (Map.Entry<Integer, Long> entry : new TreeMap<>(responsesByCode).entrySet()) {
+            text.append(separator).append(entry.getKey()).append(": ").append(String.format(Locale.ROOT, "%,d", entry.getValue()));
+            separator = "  ";
+        }
+        if (exceptions > 0) text.append(separator).append("no response: ").append(String.format(Locale.ROOT, "%,d", exceptions));
+        return text.append(')').toString();
     }
 
     @Override public void close() {

@@ -45,6 +45,14 @@ class FeedCommandTest {
     }
 
     @Test
+    void help_listsRecoveryFlagsAndExitCodes() {
+        CliRunner result = CliRunner.run("", "feed", "--help");
+        assertEquals(0, result.exitCode());
+        for (String text : List.of("--failures FILE", "--checkpoint FILE", "--max-rate OPS", "--exit-on-feed-errors", "Exit codes: 0", "may be applied twice"))
+            assertTrue(result.out().contains(text), text + " in " + result.out());
+    }
+
+    @Test
     void version_printsVersion() {
         CliRunner result = CliRunner.run("", "feed", "--version");
         assertEquals(0, result.exitCode());

@@ -19,4 +19,10 @@ class ProgressTest {
         assertEquals("0 ok  0 errors  0 ops/s  0 in flight", Progress.line(0, 0, 0, 0, 100, OptionalLong.empty(), 1));
     }
 
+    @Test
+    void statuses_inStatusOrder_withAttemptsWithoutResponse() {
+        assertEquals("  (200: 12,000  429: 3  503: 1  no response: 2)", Progress.statuses(java.util.Map.of(503, 1L, 200, 12_000L, 429, 3L), 2));
+        assertEquals("", Progress.statuses(java.util.Map.of(), 0));
+    }
+
 }
