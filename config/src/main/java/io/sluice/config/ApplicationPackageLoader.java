@@ -68,13 +68,13 @@ public final class ApplicationPackageLoader {
         diagnostics.checkAttributes(root, Set.of("version"), Set.of("minimum-required-vespa-version", "application-type"));
         checkVersion(root, diagnostics);
         List<ContainerCluster> containers = new ArrayList<>();
+        List<XmlElement> containerElements = new ArrayList<>();
         List<ContentCluster> contents = new ArrayList<>();
         for (XmlElement child : root.children()) {
             switch (child.name()) {
                 case "container":
                     containers.add(new ContainerReader(diagnostics, directory).read(child));
-                    if (containers.size() > 1)
-                        diagnostics.warn(child, child.describe() + " is not run: Sluice runs only the first <container>");
+                    containerElements.add(child);
                     break;
                 case "content":
                     contents.add(new ContentReader(diagnostics, directory, schemas).read(child));
@@ -87,7 +87,14 @@ public final class ApplicationPackageLoader {
                     else diagnostics.unknown(child, root);
             }
         }
-        return diagnostics.construct(root, () -> new Services(containers, contents));
+        Services services = diagnostics.construct(root, () -> new Services(containers, contents));
+        ContainerCluster served = services.served();
+        for (int i = 0; i < containers.size(); i++)
+            if (containers.get(i) != served)
+                diagnostics.warn(containerElements.get(i), containerElements.get(i).describe() + " is not run: Sluice runs "
+                                                           + "one container, <container id='" + served.id() + "'>"
+                                                           + (served.documentApi().isPresent() ? ", the one with <document-api>" : ", the first"));
+        return services;
     }
 
     private static List<Path> schemaFiles(Path root) {

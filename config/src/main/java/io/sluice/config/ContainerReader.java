@@ -19,7 +19,10 @@ final class ContainerReader {
     /** Vespa container features that Sluice does not have. */
     private static final Set<String> UNSUPPORTED = Set.of(
             "search", "document-processing", "processing", "model-evaluation", "component", "components", "include",
-            "secret-store", "zookeeper", "clients", "client-authorize", "load-balancer", "document", "server");
+            "secret-store", "zookeeper", "load-balancer", "document", "server");
+
+    /** Access control Sluice does not have: ignoring it would serve every client, so it stops start-up. */
+    private static final Set<String> ACCESS_CONTROL = Set.of("clients", "client-authorize");
 
     /** Fields of Vespa's {@code jdisc.http.server} def that Sluice accepts and does not use. */
     private static final Set<String> SERVER_CONFIG_NO_EFFECT = Set.of(
@@ -87,6 +90,11 @@ final class ContainerReader {
                     diagnostics.noEffect(child, container, "Sluice runs the container as one process");
                     break;
                 default:
+                    if (ACCESS_CONTROL.contains(child.name()))
+                        throw diagnostics.refused(child, "<" + child.name() + "> in " + container.describe(),
+                                                  "access control is not implemented yet, and starting without it would "
+                                                  + "let every client read and write; remove the element to serve "
+                                                  + "without access control");
                     if (UNSUPPORTED.contains(child.name())) diagnostics.unsupported(child, container);
                     else diagnostics.unknown(child, container);
             }
@@ -115,7 +123,8 @@ final class ContainerReader {
                 diagnostics.unsupported(child, handler);
             }
         }
-        return diagnostics.construct(handler, () -> new HandlerConfig(id, className, bindings));
+        return diagnostics.construct(handler, () -> new HandlerConfig(id, className, bindings,
+                                                                             diagnostics.location(handler)));
     }
 
     /**

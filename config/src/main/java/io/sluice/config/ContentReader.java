@@ -43,6 +43,8 @@ final class ContentReader {
         List<ContentCluster.DocumentTypeRef> documents = new ArrayList<>();
         Optional<Integer> minRedundancy = Optional.empty();
         Optional<XmlElement> redundancy = Optional.empty();
+        Optional<XmlElement> minRedundancyElement = Optional.empty();
+        Optional<XmlElement> nodesElement = Optional.empty();
         List<ContentCluster.Node> nodes = new ArrayList<>();
         EngineChoice engine = EngineChoice.DEFAULT;
         Set<String> seen = new HashSet<>();
@@ -56,6 +58,7 @@ final class ContentReader {
                     diagnostics.once(child, content, seen);
                     diagnostics.checkAttributes(child, Set.of(), Set.of());
                     minRedundancy = Optional.of(diagnostics.text(child, ValueType.POSITIVE_INT));
+                    minRedundancyElement = Optional.of(child);
                     break;
                 case "redundancy":
                     diagnostics.once(child, content, seen);
@@ -66,6 +69,7 @@ final class ContentReader {
                 case "nodes":
                     diagnostics.once(child, content, seen);
                     nodes.addAll(nodes(child));
+                    nodesElement = Optional.of(child);
                     break;
                 case "engine":
                     diagnostics.once(child, content, seen);
@@ -78,6 +82,18 @@ final class ContentReader {
         }
         int copies = redundancy(content, minRedundancy, redundancy);
         EngineChoice chosen = engine;
+        if (chosen.engine() != ContentCluster.Engine.CASSANDRA) {
+            String engineName = chosen.engine().name().toLowerCase(java.util.Locale.ROOT);
+            if (copies > 1)
+                diagnostics.warn(minRedundancyElement.isPresent() ? minRedundancyElement.get() : redundancy.orElse(content),
+                                 content.describe() + " asks for " + copies + " copies, but the " + engineName
+                                 + " engine keeps one copy in this process, ignored (it changes what survives a lost "
+                                 + "disk, not what is stored or served)");
+        }
+        if (nodes.size() > 1)
+            diagnostics.warn(nodesElement.orElse(content),
+                             content.describe() + " lists " + nodes.size() + " <node>s, but Sluice serves the cluster "
+                             + "from this one process (its engine decides where the data lives), ignored");
         return diagnostics.construct(content, () -> new ContentCluster(
                 id, documents, copies, nodes, chosen.engine(), chosen.dataDirectory(), chosen.options()));
     }
@@ -95,7 +111,16 @@ final class ContentReader {
     }
 
     private List<ContentCluster.DocumentTypeRef> documents(XmlElement documents) {
-        diagnostics.checkAttributes(documents, Set.of(), Set.of("garbage-collection", "garbage-collection-interval", "selection"));
+        diagnostics.checkAttributes(documents, Set.of("garbage-collection", "garbage-collection-interval", "selection"), Set.of());
+        refuseSelection(documents);
+        boolean garbageCollection = diagnostics.attribute(documents, "garbage-collection", ValueType.BOOLEAN).orElse(false);
+        if (garbageCollection)
+            throw diagnostics.refused(documents, "garbage-collection='true' of <documents>",
+                                      "documents outside their selection would never be removed (garbage collection is "
+                                      + "not implemented yet); remove the attribute to keep every document");
+        if (documents.attribute("garbage-collection-interval").isPresent())
+            diagnostics.warn(documents, "attribute 'garbage-collection-interval' of <documents> has no effect without "
+                                        + "garbage-collection='true', ignored");
         List<ContentCluster.DocumentTypeRef> types = new ArrayList<>();
         for (XmlElement child : documents.children()) {
             if (child.name().equals("document")) types.add(document(child));
@@ -105,8 +130,18 @@ final class ContentReader {
         return types;
     }
 
+    /** A document selection decides which documents a cluster stores: Sluice would store them all. */
+    private void refuseSelection(XmlElement element) {
+        if (element.attribute("selection").isPresent())
+            throw diagnostics.refused(element, "attribute 'selection' of " + element.describe(),
+                                      "it decides which documents the cluster stores (and, with garbage collection, "
+                                      + "which it deletes), and Sluice would store every document; remove it to store "
+                                      + "all documents of the type");
+    }
+
     private ContentCluster.DocumentTypeRef document(XmlElement document) {
-        diagnostics.checkAttributes(document, Set.of("type", "mode", "global"), Set.of("selection"));
+        diagnostics.checkAttributes(document, Set.of("type", "mode", "global", "selection"), Set.of());
+        refuseSelection(document);
         for (XmlElement child : document.children())
             diagnostics.unknown(child, document);
         String type = diagnostics.requiredAttribute(document, "type");
@@ -165,6 +200,13 @@ final class ContentReader {
         Map<String, String> options = new LinkedHashMap<>();
         choice.attributes().forEach((name, value) -> options.put(name, value.trim()));
         for (XmlElement option : choice.children()) {
+            if (choice.name().equals("proton")) {
+                // Vespa's proton settings (searchable-copies, tuning, flush-on-shutdown, visibility-delay, ...) tune
+                // its search engine's indexes, memory and disk use; none changes which documents are stored.
+                diagnostics.warn(option, "<" + option.name() + "> in <proton> tunes Vespa's search engine and has no "
+                                         + "effect on Sluice's embedded engine, ignored");
+                continue;
+            }
             if ( ! option.children().isEmpty()) {
                 diagnostics.unsupported(option, choice);
                 continue;

@@ -24,7 +24,12 @@ final class Diagnostics {
     }
 
     void warn(XmlElement at, String message) {
-        warnings.add(file + ":" + at.line() + ": " + message);
+        warnings.add(location(at) + ": " + message);
+    }
+
+    /** {@code file:line} of an element. */
+    String location(XmlElement at) {
+        return file + ":" + at.line();
     }
 
     ConfigException error(XmlElement at, String message) {
@@ -39,6 +44,14 @@ final class Diagnostics {
     /** A Vespa element for a feature Sluice does not have. */
     void unsupported(XmlElement element, XmlElement parent) {
         warn(element, "unsupported element <" + element.name() + "> in <" + parent.name() + ">, ignored");
+    }
+
+    /**
+     * A Vespa element or attribute Sluice does not implement and cannot ignore, because without it the server would
+     * store other data or let other clients in than the application asks for: start-up fails, naming it and why.
+     */
+    ConfigException refused(XmlElement at, String what, String why) {
+        return error(at, what + " is not supported by Sluice: " + why);
     }
 
     /** A Vespa element Sluice accepts, but which changes nothing here. */

@@ -31,7 +31,11 @@ final class ServerReader {
         for (XmlElement child : http.children()) {
             switch (child.name()) {
                 case "server": servers.add(server(child)); break;
-                case "filtering": diagnostics.unsupported(child, http); break;
+                case "filtering": // request filters do access control; ignoring them would serve every client
+                    throw diagnostics.refused(child, "<filtering> in <http>",
+                                              "request filters (and the access control they do) are not implemented "
+                                              + "yet, and starting without them would let every client read and write; "
+                                              + "remove the element to serve without them");
                 default: diagnostics.unknown(child, http);
             }
         }

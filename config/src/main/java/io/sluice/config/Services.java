@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * The root of {@code services.xml}: container clusters and content clusters.
  *
- * @param containers the {@code <container>} clusters; Sluice runs the first in one process
+ * @param containers the {@code <container>} clusters; Sluice runs one of them, {@link #served()}
  * @param contents   the {@code <content>} clusters, ids unique
  */
 public record Services(List<ContainerCluster> containers, List<ContentCluster> contents) {
@@ -21,6 +21,14 @@ public record Services(List<ContainerCluster> containers, List<ContentCluster> c
         for (ContentCluster content : contents)
             if ( ! ids.add(content.id()))
                 throw new ConfigException("Duplicate <content> id '" + content.id() + "'");
+    }
+
+    /**
+     * The container cluster Sluice runs: the first with {@code <document-api>}, or the first of all if none has one.
+     * Vespa runs every cluster; a package whose query container comes first would otherwise answer 404 on /document/v1.
+     */
+    public ContainerCluster served() {
+        return containers.stream().filter(c -> c.documentApi().isPresent()).findFirst().orElse(containers.get(0));
     }
 
     /** The content cluster with the given id, if any. */

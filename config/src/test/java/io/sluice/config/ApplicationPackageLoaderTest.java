@@ -148,7 +148,22 @@ class ApplicationPackageLoaderTest {
                   <container id="b"><http><server id="b" port="9090"/></http></container>
                 </services>
                 """);
-        assertEquals(List.of("services.xml:3: <container id='b'> is not run: Sluice runs only the first <container>"),
+        assertEquals(List.of("services.xml:3: <container id='b'> is not run: Sluice runs one container, "
+                             + "<container id='a'>, the first"),
+                     app.warnings());
+    }
+
+    @Test
+    void containerWithDocumentApi_isServedWithWarningAboutTheOthers() {
+        ApplicationPackage app = TestPackages.load(dir, """
+                <services>
+                  <container id="query"><http><server id="q" port="9090"/></http></container>
+                  <container id="feed"><document-api/></container>
+                </services>
+                """);
+        assertEquals("feed", app.services().served().id());
+        assertEquals(List.of("services.xml:2: <container id='query'> is not run: Sluice runs one container, "
+                             + "<container id='feed'>, the one with <document-api>"),
                      app.warnings());
     }
 

@@ -103,7 +103,7 @@ class ContainerReaderTest {
                 </handler>
                 """);
         assertEquals(List.of(new HandlerConfig("com.example.MyHandler", "com.example.MyHandler",
-                                               List.of("http://*/my/*", "http://*:8080/other"))),
+                                               List.of("http://*/my/*", "http://*:8080/other"), "services.xml:3")),
                      container.handlers());
     }
 
@@ -253,9 +253,21 @@ class ContainerReaderTest {
     }
 
     @Test
-    void filtering_warnsUnsupported() {
-        ApplicationPackage app = loadContainer(dir, "<http>\n<filtering/>\n<server id=\"a\"/>\n</http>\n");
-        assertEquals(List.of("services.xml:4: unsupported element <filtering> in <http>, ignored"), app.warnings());
+    void filtering_isRefusedNamingItsLine() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> loadContainer(dir, "<http>\n<filtering/>\n<server id=\"a\"/>\n</http>\n"));
+        assertEquals("services.xml:4: <filtering> in <http> is not supported by Sluice: request filters (and the access "
+                     + "control they do) are not implemented yet, and starting without them would let every client "
+                     + "read and write; remove the element to serve without them", e.getMessage());
+    }
+
+    @Test
+    void clients_isRefusedNamingItsLine() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> loadContainer(dir, "<clients>\n<client id=\"feed\" permissions=\"write\"/>\n</clients>\n"));
+        assertEquals("services.xml:3: <clients> in <container id='default'> is not supported by Sluice: access control "
+                     + "is not implemented yet, and starting without it would let every client read and write; remove "
+                     + "the element to serve without access control", e.getMessage());
     }
 
 }

@@ -64,7 +64,25 @@ class ContentReaderTest {
     void bothRedundancies_minRedundancyWinsWithWarning() {
         ApplicationPackage app = loadContent(dir, MUSIC + "<redundancy>3</redundancy>\n<min-redundancy>2</min-redundancy>\n");
         assertEquals(2, app.services().contents().get(0).minRedundancy());
-        assertEquals(List.of("services.xml:5: <redundancy> in <content id='music'> ignored: <min-redundancy> takes precedence"),
+        assertEquals(List.of("services.xml:5: <redundancy> in <content id='music'> ignored: <min-redundancy> takes precedence",
+                             "services.xml:6: <content id='music'> asks for 2 copies, but the embedded engine keeps one "
+                             + "copy in this process, ignored (it changes what survives a lost disk, not what is stored "
+                             + "or served)"),
+                     app.warnings());
+    }
+
+    @Test
+    void minRedundancyOnCassandra_isNotWarned() {
+        ApplicationPackage app = loadContent(dir, MUSIC + "<min-redundancy>2</min-redundancy>\n<engine><cassandra/></engine>\n");
+        assertEquals(List.of(), app.warnings());
+    }
+
+    @Test
+    void severalNodes_warnTheyDoNothing() {
+        ApplicationPackage app = loadContent(dir, MUSIC + "<nodes>\n<node hostalias=\"a\" distribution-key=\"0\"/>\n"
+                                                  + "<node hostalias=\"b\" distribution-key=\"1\"/>\n</nodes>\n");
+        assertEquals(List.of("services.xml:5: <content id='music'> lists 2 <node>s, but Sluice serves the cluster from "
+                             + "this one process (its engine decides where the data lives), ignored"),
                      app.warnings());
     }
 
@@ -130,10 +148,72 @@ class ContentReaderTest {
     }
 
     @Test
-    void protonEngine_isEmbeddedWithOptions() {
-        ContentCluster content = content(MUSIC + "<engine><proton><searchable-copies>1</searchable-copies></proton></engine>\n");
-        assertEquals(List.of(ContentCluster.Engine.EMBEDDED, Map.of("searchable-copies", "1")),
+    void protonEngine_isEmbeddedWithItsAttributesAsOptions() {
+        ContentCluster content = content(MUSIC + "<engine><proton sync=\"true\"/></engine>\n");
+        assertEquals(List.of(ContentCluster.Engine.EMBEDDED, Map.of("sync", "true")),
                      List.of(content.engine(), content.engineOptions()));
+    }
+
+    @Test
+    void protonTuningChildren_areWarnedWithTheirLines() {
+        ApplicationPackage app = loadContent(dir, MUSIC + "<engine><proton>\n<searchable-copies>1</searchable-copies>\n"
+                                                  + "<flush-on-shutdown>true</flush-on-shutdown>\n"
+                                                  + "<visibility-delay>1.0</visibility-delay>\n"
+                                                  + "<sync-transactionlog>true</sync-transactionlog>\n</proton></engine>\n");
+        String why = " in <proton> tunes Vespa's search engine and has no effect on Sluice's embedded engine, ignored";
+        assertEquals(List.of("services.xml:6: <searchable-copies>" + why, "services.xml:7: <flush-on-shutdown>" + why,
+                             "services.xml:8: <visibility-delay>" + why, "services.xml:9: <sync-transactionlog>" + why),
+                     app.warnings());
+        assertEquals(Map.of(), app.services().contents().get(0).engineOptions());
+    }
+
+    @Test
+    void documentsGarbageCollection_isRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> TestPackages.load(dir, """
+                <services>
+                  <container/>
+                  <content id="music">
+                    <documents garbage-collection="true"><document type="music" mode="index"/></documents>
+                  </content>
+                </services>
+                """, "music"));
+        assertEquals("services.xml:4: garbage-collection='true' of <documents> is not supported by Sluice: documents "
+                     + "outside their selection would never be removed (garbage collection is not implemented yet); "
+                     + "remove the attribute to keep every document", e.getMessage());
+    }
+
+    @Test
+    void documentSelection_isRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> TestPackages.load(dir, """
+                <services>
+                  <container/>
+                  <content id="music">
+                    <documents>
+                      <document type="music" mode="index" selection="music.year > 2000"/>
+                    </documents>
+                  </content>
+                </services>
+                """, "music"));
+        assertEquals("services.xml:5: attribute 'selection' of <document type='music'> is not supported by Sluice: it "
+                     + "decides which documents the cluster stores (and, with garbage collection, which it deletes), "
+                     + "and Sluice would store every document; remove it to store all documents of the type",
+                     e.getMessage());
+    }
+
+    @Test
+    void garbageCollectionFalse_isAcceptedAndItsIntervalWarned() {
+        ApplicationPackage app = TestPackages.load(dir, """
+                <services>
+                  <container/>
+                  <content id="music">
+                    <documents garbage-collection="false" garbage-collection-interval="60">
+                      <document type="music" mode="index"/>
+                    </documents>
+                  </content>
+                </services>
+                """, "music");
+        assertEquals(List.of("services.xml:4: attribute 'garbage-collection-interval' of <documents> has no effect "
+                             + "without garbage-collection='true', ignored"), app.warnings());
     }
 
     @Test
@@ -189,7 +269,8 @@ class ContentReaderTest {
     @Test
     void nestedEngineOption_warnsUnsupported() {
         ApplicationPackage app = loadContent(dir, MUSIC + "<engine><proton>\n<tuning><x/></tuning>\n</proton></engine>\n");
-        assertEquals(List.of("services.xml:6: unsupported element <tuning> in <proton>, ignored"), app.warnings());
+        assertEquals(List.of("services.xml:6: <tuning> in <proton> tunes Vespa's search engine and has no effect on "
+                             + "Sluice's embedded engine, ignored"), app.warnings());
     }
 
     @Test

@@ -218,6 +218,7 @@ public final class FieldPath {
                     case BYTE: return new ByteValue(Byte.parseByte(key.trim()));
                     case FLOAT: return new FloatValue(Float.parseFloat(key.trim()));
                     case DOUBLE: return new DoubleValue(Double.parseDouble(key.trim()));
+                    case FLOAT16: return FloatValue.float16(Float.parseFloat(key.trim()));
                     case BOOL:
                         if (key.equals("true") || key.equals("false")) return BoolValue.of(key.equals("true"));
                         break;

@@ -15,6 +15,7 @@ public sealed interface NumericValue extends FieldValue permits IntValue, LongVa
             case BYTE: return new ByteValue((byte) value);
             case FLOAT: return new FloatValue((float) value);
             case DOUBLE: return new DoubleValue(value);
+            case FLOAT16: return FloatValue.float16(value);
             default: throw new InvalidDocumentException("Type " + type + " is not numeric");
         }
     }

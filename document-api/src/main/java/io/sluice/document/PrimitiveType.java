@@ -9,7 +9,9 @@ import java.util.Optional;
 public enum PrimitiveType implements DataType {
 
     STRING("string"), INT("int"), LONG("long"), BYTE("byte"), BOOL("bool"), FLOAT("float"), DOUBLE("double"),
-    RAW("raw"), URI("uri"), PREDICATE("predicate"), POSITION("position");
+    RAW("raw"), URI("uri"), PREDICATE("predicate"), POSITION("position"),
+    /** Vespa's half-precision float: values are {@link FloatValue}s rounded to what 16 bits hold. */
+    FLOAT16("float16");
 
     private final String schemaName;
 
@@ -36,7 +38,7 @@ public enum PrimitiveType implements DataType {
 
     /** Whether values of this type are numbers ({@link NumericValue}). */
     public boolean isNumeric() {
-        return this == INT || this == LONG || this == BYTE || this == FLOAT || this == DOUBLE;
+        return this == INT || this == LONG || this == BYTE || this == FLOAT || this == DOUBLE || this == FLOAT16;
     }
 
     @Override
@@ -48,6 +50,7 @@ public enum PrimitiveType implements DataType {
             case BYTE: return value instanceof ByteValue;
             case BOOL: return value instanceof BoolValue;
             case FLOAT: return value instanceof FloatValue;
+            case FLOAT16: return value instanceof FloatValue;
             case DOUBLE: return value instanceof DoubleValue;
             case RAW: return value instanceof RawValue;
             case URI: return value instanceof UriValue;

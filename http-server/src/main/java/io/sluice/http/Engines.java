@@ -1,6 +1,7 @@
 package io.sluice.http;
 
 import io.sluice.config.ApplicationPackage;
+import io.sluice.config.ConfigException;
 import io.sluice.config.ContentCluster;
 import io.sluice.container.document.ContentBackendFactory;
 import io.sluice.content.ContentBackend;
@@ -14,6 +15,7 @@ import io.sluice.document.DocumentTypes;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The storage engines this server provides, one factory per {@code <engine>}: the only place that names them. The
@@ -45,9 +47,19 @@ final class Engines {
      */
     static ContentBackendFactory embedded(Optional<Path> dataRoot) {
         return (cluster, application, types) -> EmbeddedContentBackend.open(
-                EmbeddedOptions.builder(dataDirectory(dataRoot, cluster, application), types)
-                               .engineOptions(cluster.engineOptions())
-                               .build());
+                options(cluster, () -> EmbeddedOptions.builder(dataDirectory(dataRoot, cluster, application), types)
+                                                      .engineOptions(cluster.engineOptions())
+                                                      .build()));
+    }
+
+    /** Engine options as the engine reads them; a bad one stops start-up with a message naming the cluster. */
+    private static <T> T options(ContentCluster cluster, Supplier<T> reader) {
+        try {
+            return reader.get();
+        }
+        catch (IllegalArgumentException e) {
+            throw new ConfigException("<content id='" + cluster.id() + "'> <engine>: " + e.getMessage(), e);
+        }
     }
 
     /** Cassandra, configured by the cluster's {@code <cassandra .../>} element; blocks while it connects. */
@@ -57,8 +69,8 @@ final class Engines {
 
     private static ContentBackend openCassandra(ContentCluster cluster, ApplicationPackage application,
                                                 DocumentTypes types) {
-        CassandraOptions options = CassandraOptions.fromEngineOptions(cluster.id(), cluster.minRedundancy(),
-                                                                      cluster.engineOptions());
+        CassandraOptions options = options(cluster, () -> CassandraOptions.fromEngineOptions(
+                cluster.id(), cluster.minRedundancy(), cluster.engineOptions()));
         return CassandraContentBackend.open(options, types);
     }
 

@@ -115,7 +115,7 @@ public final class Main {
             throw new ConfigException("No services.xml in " + directory);
         ApplicationPackage application = ApplicationPackageLoader.load(directory);
         application.warnings().forEach(warning -> log.warn("{}", warning));
-        ContainerCluster cluster = withPort(application.services().containers().get(0), options);
+        ContainerCluster cluster = withPort(application.services().served(), options);
         var info = new ApplicationInfo(String.valueOf(directory.getFileName()), directory.toString(), checksum(services),
                                        1, Instant.now());
         SluiceServer.Builder builder = SluiceServer.builder(cluster).application(info);

@@ -46,7 +46,7 @@ final class PackagedServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         ApplicationPackage loaded = ApplicationPackageLoader.load(application);
-        ContainerCluster cluster = loaded.services().containers().get(0);
+        ContainerCluster cluster = loaded.services().served();
         SluiceServer.Builder builder = SluiceServer.builder(cluster).host("127.0.0.1");
         var options = new LaunchOptions(application, OptionalInt.empty(), Optional.of(directory.resolve("data")));
         DocumentApi.mount(builder, loaded, cluster, Engines.all(options));

@@ -97,6 +97,18 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
+    @EnumSource(Transport.class)
+    void vespaHandlerFromServicesXml_answers501Json(Transport transport) throws Exception {
+        var handler = new HandlerConfig("search", "com.example.VespaSearchHandler", List.of("http://*/search/*"));
+        fixture = ServerFixture.start(pki, ServerFixture.cluster(pki, List.of(handler), AccessLogConfig.disabled()));
+        ContentResponse response = fixture.request(transport, "/search/?query=x").send();
+        assertEquals(HttpStatus.NOT_IMPLEMENTED_501, response.getStatus());
+        assertEquals(Map.of("message", "Handler 'search' (class 'com.example.VespaSearchHandler') is a Vespa request "
+                                       + "handler, which Sluice cannot run; see the warning logged at start-up"),
+                     JsonTree.parse(response.getContentAsString()));
+    }
+
+    @ParameterizedTest
     @EnumSource(value = Transport.class, names = { "H1", "H2C_PRIOR_KNOWLEDGE", "H1_TLS", "H2_TLS" })
     void gzipRequestBody_isInflatedBeforeTheHandler(Transport transport) throws Exception {
         byte[] body = "{\"fields\":{\"title\":\"gzip me\"}}".repeat(100).getBytes(StandardCharsets.UTF_8);

@@ -32,17 +32,21 @@ class UserHandlersTest {
     }
 
     @Test
-    void create_missingClass_namesIt() {
-        var e = assertThrows(ConfigException.class,
-                             () -> UserHandlers.create(new HandlerConfig("x", "com.example.Missing", List.of("http://*/x")), loader));
-        assertEquals("<handler id='x'>: class 'com.example.Missing' is not on the class path", e.getMessage());
+    void create_classNotOnClassPath_isSkippedAndAnswers501() {
+        HandlerRegistration registration = UserHandlers.create(
+                new HandlerConfig("x", "com.example.VespaHandler", List.of("http://*/x"), "services.xml:7"), loader);
+        assertEquals(List.of("x", "com.example.VespaHandler", UserHandlers.SKIPPED, List.of(BindingPattern.parse("http://*/x"))),
+                     List.of(registration.id(), registration.className(), registration.bundle(), registration.bindings()));
+        assertEquals("Handler 'x' (class 'com.example.VespaHandler') is a Vespa request handler, which Sluice cannot "
+                     + "run; see the warning logged at start-up",
+                     assertInstanceOf(UnavailableHandler.class, registration.handler()).message());
     }
 
     @Test
     void create_notAHandler_namesIt() {
         var e = assertThrows(ConfigException.class,
                              () -> UserHandlers.create(new HandlerConfig("x", "java.lang.String", List.of("http://*/x")), loader));
-        assertEquals("<handler id='x'>: class 'java.lang.String' does not implement org.eclipse.jetty.server.Handler", e.getMessage());
+        assertEquals("services.xml: <handler id='x'>: class 'java.lang.String' does not implement org.eclipse.jetty.server.Handler", e.getMessage());
     }
 
     @Test
@@ -50,7 +54,7 @@ class UserHandlersTest {
         String name = NeedsArgument.class.getName();
         var e = assertThrows(ConfigException.class,
                              () -> UserHandlers.create(new HandlerConfig("x", name, List.of("http://*/x")), loader));
-        assertEquals("<handler id='x'>: class '" + name + "' has no public no-argument constructor", e.getMessage());
+        assertEquals("services.xml: <handler id='x'>: class '" + name + "' has no public no-argument constructor", e.getMessage());
     }
 
 }

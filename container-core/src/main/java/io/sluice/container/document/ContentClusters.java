@@ -172,6 +172,54 @@ public final class ContentClusters implements AutoCloseable {
                                       + clusters.keySet().stream().map(c -> "'" + c + "'").collect(Collectors.joining(", ")));
     }
 
+    /**
+     * The content cluster a write's {@code route} parameter names, or empty for the default route. Vespa generates
+     * these routes to a content cluster {@code NAME}: {@code NAME}, {@code NAME-index}, {@code NAME-direct},
+     * {@code storage/cluster.NAME} and the hop {@code [Content:cluster=NAME]}; {@code default}, {@code default-get}
+     * and {@code indexing} are its default route, which Sluice takes for writes too.
+     *
+     * @throws HttpStatusException 400 naming the route if it names anything else (a route Sluice cannot follow)
+     */
+    public Optional<String> routed(String route) {
+        String trimmed = route.trim();
+        if (trimmed.equals("default") || trimmed.equals("default-get") || trimmed.equals("indexing"))
+            return Optional.empty();
+        if (clusters.containsKey(trimmed))
+            return Optional.of(trimmed);
+        Optional<String> named = contentHop(trimmed)
+                .or(() -> suffixed(trimmed, "", "-index"))
+                .or(() -> suffixed(trimmed, "", "-direct"))
+                .or(() -> suffixed(trimmed, "storage/cluster.", ""));
+        if (named.isPresent() && clusters.containsKey(named.get()))
+            return named;
+        throw new HttpStatusException(HttpStatus.BAD_REQUEST_400,
+                                      "Route '" + route + "' does not name a content cluster: Sluice routes writes by "
+                                      + "'default', a content cluster's name or [Content:cluster=<name>]; content "
+                                      + "clusters are " + clusters.keySet().stream().map(c -> "'" + c + "'")
+                                                                  .collect(Collectors.joining(", ")));
+    }
+
+    /** NAME of {@code [Content:cluster=NAME]}, also with Vespa's {@code ;clusterconfigid=...} parameter. */
+    private static Optional<String> contentHop(String route) {
+        String prefix = "[Content:";
+        if ( ! route.startsWith(prefix) || ! route.endsWith("]"))
+            return Optional.empty();
+        String cluster = null;
+        for (String parameter : route.substring(prefix.length(), route.length() - 1).split(";")) {
+            int equals = parameter.indexOf('=');
+            String key = equals < 0 ? parameter : parameter.substring(0, equals);
+            if (key.equals("cluster")) cluster = parameter.substring(equals + 1);
+            else if ( ! key.equals("clusterconfigid")) return Optional.empty();
+        }
+        return Optional.ofNullable(cluster);
+    }
+
+    private static Optional<String> suffixed(String route, String prefix, String suffix) {
+        if (route.length() > prefix.length() + suffix.length() && route.startsWith(prefix) && route.endsWith(suffix))
+            return Optional.of(route.substring(prefix.length(), route.length() - suffix.length()));
+        return Optional.empty();
+    }
+
     /** 400 {@code There is no document type '<t>' in cluster '<c>', only '<t1>', ...}. */
     public static HttpStatusException noSuchType(String type, Cluster cluster) {
         return new HttpStatusException(HttpStatus.BAD_REQUEST_400,

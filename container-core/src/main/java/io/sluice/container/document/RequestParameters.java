@@ -86,6 +86,18 @@ public final class RequestParameters {
         });
     }
 
+    /**
+     * {@code tracelevel}, 0 when absent.
+     *
+     * @throws HttpStatusException 400 if it is not an integer from 0 to 9, the levels Vespa's traces have
+     */
+    public int traceLevel() {
+        int level = integer("tracelevel").orElse(0);
+        if (level < 0 || level > 9)
+            throw badRequest("tracelevel must be from 0 to 9, but was " + level);
+        return level;
+    }
+
     /** The parameter as an unsigned 64-bit decimal (e.g. microsecond timestamps); 400 if it is not one. */
     public OptionalLong unsignedLong(String name) {
         Optional<String> value = string(name);

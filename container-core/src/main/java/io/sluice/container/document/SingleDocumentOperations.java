@@ -69,13 +69,13 @@ final class SingleDocumentOperations {
 
     void put(DocumentRequest request) {
         RequestParameters parameters = request.parameters();
-        parameters.string("route"); // accepted and ignored: there is one route to each cluster
+        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
         Optional<String> condition = parameters.string("condition");
         Optional<Boolean> create = parameters.bool("create");
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
             return;
-        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), routed);
         OperationOptions base = options(request, cluster, id);
         enqueueWithBody(request, "put", id, body -> {
             ParsedPut put = putReader.readPut(id, body.bytes(), 0, body.length());
@@ -89,13 +89,13 @@ final class SingleDocumentOperations {
 
     void update(DocumentRequest request) {
         RequestParameters parameters = request.parameters();
-        parameters.string("route");
+        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
         Optional<String> condition = parameters.string("condition");
         Optional<Boolean> create = parameters.bool("create");
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
             return;
-        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), routed);
         OperationOptions base = options(request, cluster, id);
         enqueueWithBody(request, "update", id, body -> {
             ParsedUpdate parsed = updateReader.readUpdate(id, body.bytes(), 0, body.length());
@@ -110,12 +110,12 @@ final class SingleDocumentOperations {
 
     void remove(DocumentRequest request) {
         RequestParameters parameters = request.parameters();
-        parameters.string("route");
+        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
         Optional<String> condition = parameters.string("condition");
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
             return;
-        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), Optional.empty());
+        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), routed);
         OperationOptions options = withCondition(options(request, cluster, id), condition);
         enqueueReady(request, "remove", id, () -> cluster.backend().remove(id, options),
                      outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()));

@@ -301,6 +301,42 @@ class SingleDocumentTest {
     }
 
     @Test
+    void tracelevelOutsideZeroToNine_returns400() throws Exception {
+        for (String level : List.of("10", "-1")) {
+            HttpTester.Response response = fixture.send("POST", DOC + "?tracelevel=" + level, PUT_BODY);
+            assertEquals(400, response.getStatus());
+            assertEquals("tracelevel must be from 0 to 9, but was " + level, json(response).get("message"));
+        }
+    }
+
+    @Test
+    void routeNamingContentCluster_writesThere() throws Exception {
+        for (String route : List.of("default", "indexing", "music", "[Content:cluster=music]", "music-index",
+                                    "music-direct", "storage/cluster.music",
+                                    "[Content:cluster=music;clusterconfigid=music]")) {
+            String encoded = java.net.URLEncoder.encode(route, java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(200, fixture.send("POST", DOC + "?route=" + encoded, PUT_BODY).getStatus(), route);
+            assertEquals(200, fixture.send("PUT", DOC + "?route=" + encoded,
+                                           "{\"fields\":{\"year\":{\"assign\":1984}}}").getStatus(), route);
+            assertEquals(200, fixture.send("DELETE", DOC + "?route=" + encoded).getStatus(), route);
+        }
+    }
+
+    @Test
+    void routeNamingAnythingElse_returns400NamingIt() throws Exception {
+        for (String method : List.of("POST", "PUT", "DELETE")) {
+            HttpTester.Response response = fixture.send(method, DOC + "?route=nonexistent-route", PUT_BODY);
+            assertEquals(400, response.getStatus(), method);
+            assertEquals("Route 'nonexistent-route' does not name a content cluster: Sluice routes writes by 'default', "
+                         + "a content cluster's name or [Content:cluster=<name>]; content clusters are 'music'",
+                         json(response).get("message"), method);
+        }
+        assertEquals(400, fixture.send("POST", DOC + "?route=%5BContent:cluster%3Dother%5D", PUT_BODY).getStatus());
+        assertEquals(400, fixture.send("POST", DOC + "?route=%5BDocumentRouteSelector%5D", PUT_BODY).getStatus());
+        assertEquals(404, fixture.send("GET", DOC).getStatus(), "nothing was written");
+    }
+
+    @Test
     void tracelevel_addsTraceArrayBeforeMessage() throws Exception {
         HttpTester.Response response = fixture.send("POST", DOC + "?tracelevel=3", PUT_BODY);
         assertEquals(List.of("pathId", "id", "trace"), List.copyOf(json(response).keySet()));

@@ -129,6 +129,8 @@ public final class JsonValueReader {
                 return new FloatValue((float) parseFloating(text, type));
             case DOUBLE:
                 return new DoubleValue(parseFloating(text, type));
+            case FLOAT16:
+                return FloatValue.float16(parseFloating(text, type));
             default:
                 throw new IllegalStateException("Unhandled type " + type);
         }
@@ -146,7 +148,7 @@ public final class JsonValueReader {
 
     private static double parseFloating(String text, PrimitiveType type) {
         try {
-            return type == PrimitiveType.FLOAT ? Float.parseFloat(text) : Double.parseDouble(text);
+            return type == PrimitiveType.DOUBLE ? Double.parseDouble(text) : Float.parseFloat(text);
         } catch (NumberFormatException e) {
             throw new DocumentJsonException("Expected a value of type " + type + ", got '" + text + "'");
         }

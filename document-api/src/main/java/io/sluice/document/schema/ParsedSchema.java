@@ -6,7 +6,8 @@ import java.util.Set;
 
 /** The document parts of one schema file, before type names are resolved. */
 record ParsedSchema(String file, String name, Located document, List<Located> inherits, List<ParsedField> fields,
-                    List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames) {
+                    List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames,
+                    List<Located> schemaInherits) {
 
     /** A name and where it was written. */
     record Located(String name, int line, int column) { }

@@ -41,13 +41,16 @@ final class SchemaFileParser {
     }
 
     private ParsedSchema schema() {
+        if (peek().is("document"))
+            return documentOnly();
         Token keyword = next();
         if (!keyword.is("schema") && !keyword.is("search"))
             throw error(keyword, "Expected 'schema', got " + keyword.describe());
         Located name = name("schema name");
+        List<Located> schemaInherits = List.of();
         if (peek().is("inherits")) {
             next();
-            nameList("inherited schema");
+            schemaInherits = nameList("inherited schema");
         }
         expectSymbol('{');
         Located document = null;
@@ -81,7 +84,29 @@ final class SchemaFileParser {
         Token end = peek();
         if (end.kind() != Token.Kind.END) throw error(end, "Expected end of file, got " + end.describe());
         if (document == null) throw error(end, "Schema '" + name.name() + "' has no document");
-        return new ParsedSchema(file, name.name(), document, inherits, fields, structs, fieldSets, otherFields);
+        if (!document.name().equals(name.name()))
+            throw new SchemaParseException(file, document.line(), document.column(),
+                                           "Schema '" + name.name() + "' has document '" + document.name()
+                                           + "': a schema's document must have the schema's name (Vespa requires it)");
+        return new ParsedSchema(file, name.name(), document, inherits, fields, structs, fieldSets, otherFields,
+                                schemaInherits);
+    }
+
+    /** A file holding just {@code document NAME [inherits ...] { ... }}: a document type without a schema around it. */
+    private ParsedSchema documentOnly() {
+        next();
+        Located document = name("document name");
+        List<Located> inherits = List.of();
+        if (peek().is("inherits")) {
+            next();
+            inherits = nameList("inherited document type");
+        }
+        List<ParsedField> fields = new ArrayList<>();
+        List<ParsedStruct> structs = new ArrayList<>();
+        documentBody(fields, structs);
+        Token end = peek();
+        if (end.kind() != Token.Kind.END) throw error(end, "Expected end of file, got " + end.describe());
+        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), List.of());
     }
 
     /** Notes the names of fields declared outside the document (schema fields, imported fields). */

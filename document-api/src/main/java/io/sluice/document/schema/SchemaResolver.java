@@ -74,8 +74,21 @@ final class SchemaResolver {
                 throw error(schema, field.name(), "Field '" + field.name().name() + "' is declared twice");
             builder.field(field.name().name(), scope.fieldType(field));
         }
-        for (ParsedFieldSet fieldSet : schema.fieldSets())
+        Set<String> fieldSetNames = new HashSet<>();
+        for (ParsedFieldSet fieldSet : schema.fieldSets()) {
             builder.fieldSet(fieldSet.name().name(), fieldSetFields(schema, fieldSet, declared, parents));
+            fieldSetNames.add(fieldSet.name().name());
+        }
+        // "schema X inherits Y" also inherits Y's field sets, unless X defines one of the same name.
+        for (Located parent : schema.schemaInherits()) {
+            DocumentType parentType = documentType(schema, parent);
+            if (!parents.contains(parentType))
+                throw error(schema, parent, "Schema '" + schema.name() + "' inherits schema '" + parent.name()
+                                            + "', so its document must inherit document '" + parent.name() + "'");
+            parentType.fieldSets().forEach((fieldSetName, fieldNames) -> {
+                if (fieldSetNames.add(fieldSetName)) builder.fieldSet(fieldSetName, fieldNames);
+            });
+        }
         DocumentType type;
         try {
             type = builder.build();

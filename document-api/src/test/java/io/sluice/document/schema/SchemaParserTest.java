@@ -228,6 +228,48 @@ class SchemaParserTest {
         assertEquals(23, e.column());
     }
 
+    @Test
+    void documentNamedOtherThanSchema_isRefused() {
+        SchemaParseException e = parseFailure("schema a {\n  document b {\n  }\n}\n");
+        assertEquals("a.sd:2:12: Schema 'a' has document 'b': a schema's document must have the schema's name "
+                     + "(Vespa requires it)", e.getMessage());
+    }
+
+    @Test
+    void schemaInheritance_keepsTheParentsFieldSets() {
+        DocumentTypes parsed = SchemaParser.parse(Map.of(
+                "base.sd", "schema base {\n document base {\n  field title type string {}\n }\n"
+                           + " fieldset default { fields: title }\n fieldset titles { fields: title }\n}\n",
+                "child.sd", "schema child inherits base {\n document child inherits base {\n  field body type string {}\n }\n"
+                            + " fieldset default { fields: title, body }\n}\n"));
+        assertEquals(Map.of("default", List.of("title", "body"), "titles", List.of("title")),
+                     parsed.get("child").fieldSets());
+    }
+
+    @Test
+    void schemaInheritanceWithoutDocumentInheritance_isRefused() {
+        SchemaParseException e = assertThrows(SchemaParseException.class, () -> SchemaParser.parse(Map.of(
+                "base.sd", "schema base {\n document base {\n }\n}\n",
+                "child.sd", "schema child inherits base {\n document child {\n }\n}\n")));
+        assertEquals("child.sd:1:23: Schema 'child' inherits schema 'base', so its document must inherit document 'base'",
+                     e.getMessage());
+    }
+
+    @Test
+    void fileWithOnlyADocument_isADocumentType() {
+        DocumentTypes parsed = SchemaParser.parse(Map.of(
+                "common.sd", "document common {\n  field id type string {}\n}\n",
+                "music.sd", "schema music {\n document music inherits common {\n  field title type string {}\n }\n}\n"));
+        assertEquals(List.of("id", "title"),
+                     parsed.get("music").fields().stream().map(Field::name).collect(Collectors.toList()));
+    }
+
+    @Test
+    void float16Field_holdsHalfPrecisionFloats() {
+        DocumentTypes parsed = SchemaParser.parse("a.sd", "schema a {\n document a {\n  field f type float16 {}\n }\n}\n");
+        assertEquals(PrimitiveType.FLOAT16, parsed.get("a").field("f").orElseThrow().type());
+    }
+
     private static SchemaParseException parseFailure(String text) {
         return assertThrows(SchemaParseException.class, () -> SchemaParser.parse("a.sd", text));
     }
