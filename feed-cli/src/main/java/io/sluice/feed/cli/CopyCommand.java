@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -136,19 +135,7 @@ final class CopyCommand {
                     return null;
                 }));
             }
-            for (Future<?> future : futures) {
-                try {
-                    future.get();
-                }
-                catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    synchronized (err) {
-                        err.println("Error: " + cause.getMessage());
-                        if (args.has("verbose")) cause.printStackTrace(err);
-                    }
-                    exit = 1;
-                }
-            }
+            if ( ! VisitCommand.awaitAll(futures, err, args.has("verbose"))) exit = 1;
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -157,19 +157,7 @@ final class VisitCommand {
                     return null;
                 }));
             }
-            for (Future<?> future : futures) {
-                try {
-                    future.get();
-                }
-                catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    synchronized (err) {
-                        err.println("Error: " + cause.getMessage());
-                        if (args.has("verbose")) cause.printStackTrace(err);
-                    }
-                    exit = 1;
-                }
-            }
+            if ( ! VisitCommand.awaitAll(futures, err, args.has("verbose"))) exit = 1;
             if (output.directory().isEmpty() && mode.equals("visit")) shared.end();
         }
         catch (InterruptedException e) {
@@ -265,6 +253,30 @@ final class VisitCommand {
             else err.println(line);
             err.flush();
         }
+    }
+
+    /**
+     * Waits for every unit's future; each one that failed is reported on {@code err} (with its stack trace when
+     * {@code verbose}), and the others are still waited for. Whether all succeeded.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    static boolean awaitAll(List<Future<?>> futures, PrintStream err, boolean verbose) throws InterruptedException {
+        boolean succeeded = true;
+        for (Future<?> future : futures) {
+            try {
+                future.get();
+            }
+            catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                synchronized (err) {
+                    err.println("Error: " + cause.getMessage());
+                    if (verbose) cause.printStackTrace(err);
+                }
+                succeeded = false;
+            }
+        }
+        return succeeded;
     }
 
 }
