@@ -86,7 +86,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final long retentionMicros;
     private final Duration recoveryTime;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Operations running on their callers' threads ({@link #tryWithoutWaiting}); close() waits for them. */
+    /** Reads running on their callers' threads ({@link #readWithoutWaiting}); close() waits for them. */
     private final LongAdder callsWithoutWaiting = new LongAdder();
     /** Operations that had to go to a store thread: a file read, a write stall, or a closing store. */
     private final LongAdder handedOff = new LongAdder();
@@ -276,7 +276,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
 
     /**
      * Carries {@code operation} out, then writes what it decided; completes with its outcome. A read runs on the
-     * calling thread when what it needs is in the memtables or the block cache (see {@link #tryWithoutWaiting});
+     * calling thread when what it needs is in the memtables or the block cache (see {@link #readWithoutWaiting});
      * everything else runs on a store thread, which may wait for a file read or a write stall.
      *
      * <p>Writes stay on the store threads: measured with bench/store.sh on a quiet machine (200k new documents, three
@@ -290,8 +290,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
             callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
             try {
                 if (!closed.get()) {
-                    CompletableFuture<Outcome> done = tryWithoutWaiting(id, what, options, access, families, key,
-                                                                        operation);
+                    CompletableFuture<Outcome> done = readWithoutWaiting(id, what, options, families, key, operation);
                     if (done != null) {
                         return done;
                     }
@@ -334,31 +333,22 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     /**
-     * The operation on the calling thread, with reads that take only what is in memory and a write, if any, that
-     * RocksDB may not stall: a few microseconds of work and no waiting, which is cheaper than handing it to a store
-     * thread and back. Null if it would have had to wait (nothing was written): then a store thread does it all again.
+     * A read on the calling thread, taking only what the memtables and the block cache hold: a few microseconds and no
+     * waiting, cheaper than handing it to a store thread and back. Null if it would have needed a file read: then a
+     * store thread does it again.
      */
-    private CompletableFuture<Outcome> tryWithoutWaiting(DocumentId id, String what, OperationOptions options,
-                                                         Access access, RocksStore.Families families, byte[] key,
-                                                         Operation operation) {
-        Outcome early = refusal(id, what, options, access);
+    private CompletableFuture<Outcome> readWithoutWaiting(DocumentId id, String what, OperationOptions options,
+                                                          RocksStore.Families families, byte[] key,
+                                                          Operation operation) {
+        Outcome early = sequencer.refusal(what, options.deadline());
         if (early != null) {
             return CompletableFuture.completedFuture(early);
         }
-        Step step;
         try {
-            step = operation.apply(families, key, operations.reads(true));
+            return CompletableFuture.completedFuture(operation.apply(families, key, operations.reads(true)).outcome);
         } catch (RocksDBException e) {
             return StoreOperations.isIncomplete(e) ? null : CompletableFuture.completedFuture(storeFailure(id, e));
         }
-        if (step.mutations.isEmpty()) {
-            return CompletableFuture.completedFuture(step.outcome);
-        }
-        CompletableFuture<Void> written = writer.writeWithoutStall(step.mutations);
-        if (written == null) {
-            return null;
-        }
-        return written.handle((ignored, failure) -> failure == null ? step.outcome : writeFailure(id, failure));
     }
 
     /** How many operations so far were handed to a store thread instead of running on the caller's. */

@@ -16,7 +16,6 @@ final class LogWriter implements StoreWriter {
 
     private final RocksDB db;
     private final WriteOptions options = new WriteOptions().setSync(false).setDisableWAL(false);
-    private final WriteOptions withoutStall = new WriteOptions().setSync(false).setDisableWAL(false).setNoSlowdown(true);
 
     LogWriter(RocksDB db) {
         this.db = db;
@@ -24,28 +23,11 @@ final class LogWriter implements StoreWriter {
 
     @Override
     public CompletableFuture<Void> write(List<Mutation> mutations) {
-        return write(mutations, options);
-    }
-
-    /** {@inheritDoc} Writes on the calling thread, unless RocksDB would stall it. */
-    @Override
-    public CompletableFuture<Void> writeWithoutStall(List<Mutation> mutations) {
-        CompletableFuture<Void> written = write(mutations, withoutStall);
-        if (written.isCompletedExceptionally()) {
-            Throwable failure = written.handle((ignored, e) -> e).join();
-            if (failure instanceof RocksDBException && StoreOperations.isIncomplete((RocksDBException) failure)) {
-                return null;
-            }
-        }
-        return written;
-    }
-
-    private CompletableFuture<Void> write(List<Mutation> mutations, WriteOptions writeOptions) {
         try (WriteBatch batch = new WriteBatch()) {
             for (Mutation mutation : mutations) {
                 mutation.addTo(batch);
             }
-            db.write(writeOptions, batch);
+            db.write(options, batch);
             return CompletableFuture.completedFuture(null);
         } catch (RocksDBException e) {
             return CompletableFuture.failedFuture(e);
@@ -55,7 +37,6 @@ final class LogWriter implements StoreWriter {
     @Override
     public void close() {
         options.close();
-        withoutStall.close();
     }
 
 }

@@ -48,7 +48,7 @@ final class StoreOperations {
         return cachedOnly ? cachedReads : reads;
     }
 
-    /** Whether {@code e} says a read or write was refused rather than wait (a file read, a write stall). */
+    /** Whether {@code e} says a read was refused rather than wait for a file read. */
     static boolean isIncomplete(RocksDBException e) {
         return e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete;
     }

@@ -14,15 +14,6 @@ interface StoreWriter extends AutoCloseable {
      */
     CompletableFuture<Void> write(List<Mutation> mutations);
 
-    /**
-     * As {@link #write}, but never makes the caller wait for RocksDB to slow writes down (a write stall, while
-     * compaction catches up): returns null instead, having written nothing, and the caller writes from a thread that
-     * may wait. This default hands the batch off without waiting, as a writer whose own thread writes does.
-     */
-    default CompletableFuture<Void> writeWithoutStall(List<Mutation> mutations) {
-        return write(mutations);
-    }
-
     /** Writes what was accepted before, then stops; blocks until done. */
     @Override
     void close();
