@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param maxDocumentSize       largest request body, after gzip inflation, in bytes (default 100 MiB, 1–2048 MiB)
  * @param timeout               default operation timeout when a request has no {@code timeout} parameter
  * @param ignoreUndefinedFields skip fields not in the schema (reported in {@code X-Vespa-Ignored-Fields}) instead of 400
- * @param maxPendingDocs        operations queued while the backend is saturated, before 429 ({@code maxThrottled})
- * @param maxPendingBytes       bytes of queued operations before 429
+ * @param maxPendingDocs        operations pending (admitted, their backend call not completed) before 429; 0 when not
+ *                              configured, which lets the handler derive a bound from the heap
+ * @param maxPendingBytes       body bytes of pending operations before 429
  */
 public record DocumentApiConfig(long maxDocumentSize, Duration timeout, boolean ignoreUndefinedFields,
                                 int maxPendingDocs, long maxPendingBytes) {
@@ -23,14 +24,14 @@ public record DocumentApiConfig(long maxDocumentSize, Duration timeout, boolean 
             throw new ConfigException("max-document-size must be in [1MiB, 2048MiB], but was " + maxDocumentSize + " bytes");
         if (timeout.isNegative() || timeout.isZero())
             throw new ConfigException("timeout must be positive, but was " + timeout);
-        if (maxPendingDocs <= 0)
+        if (maxPendingDocs < 0)
             throw new ConfigException("maxpendingdocs must be positive, but was " + maxPendingDocs);
         if (maxPendingBytes <= 0)
             throw new ConfigException("maxpendingbytes must be positive, but was " + maxPendingBytes);
     }
 
     public static DocumentApiConfig defaults() {
-        return new DocumentApiConfig(100 * MIB, Duration.ofSeconds(180), false, 256, 100 * MIB);
+        return new DocumentApiConfig(100 * MIB, Duration.ofSeconds(180), false, 0, 100 * MIB);
     }
 
 }

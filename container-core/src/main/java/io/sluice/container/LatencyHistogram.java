@@ -28,11 +28,17 @@ public final class LatencyHistogram {
         max.accumulate(value);
     }
 
+    private static final double QUARTER = Math.pow(2, 0.25), HALF = Math.pow(2, 0.5), THREE_QUARTERS = Math.pow(2, 0.75);
+
+    /** {@code ceil(4 log2(nanos / 1 µs))}, capped: from the binary exponent and three comparisons, no logarithm. */
     static int bucket(long nanos) {
         if (nanos <= FIRST_NANOS)
             return 0;
-        int index = (int) Math.ceil(Math.log(nanos / FIRST_NANOS) / Math.log(GROWTH));
-        return Math.min(BUCKETS - 1, index);
+        double ratio = nanos / FIRST_NANOS;
+        int exponent = Math.getExponent(ratio);
+        double mantissa = ratio / Math.scalb(1.0, exponent); // [1, 2)
+        int quarters = mantissa == 1.0 ? 0 : mantissa <= QUARTER ? 1 : mantissa <= HALF ? 2 : mantissa <= THREE_QUARTERS ? 3 : 4;
+        return Math.min(BUCKETS - 1, 4 * exponent + quarters);
     }
 
     static double upperBoundNanos(int bucket) {

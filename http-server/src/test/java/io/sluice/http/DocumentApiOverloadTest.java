@@ -4,7 +4,6 @@ import io.sluice.config.DocumentApiConfig;
 import io.sluice.container.document.ContentClusters;
 import io.sluice.container.document.DocumentV1ApiHandler;
 import io.sluice.container.document.HeldBackend;
-import io.sluice.container.document.OperationQueue;
 import io.sluice.content.Outcome;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
@@ -24,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Overload and cancellation over h2c: many concurrent streams on one connection against a backend that holds answers. */
 class DocumentApiOverloadTest {
@@ -48,10 +48,10 @@ class DocumentApiOverloadTest {
             fixture.close();
     }
 
-    private void start(int maxQueued, int maxInFlight) {
+    private void start(int maxPending) {
         var clusters = ContentClusters.of(DocumentServers.types(), List.of(new ContentClusters.Cluster("music", backend, List.of("music"), List.of())));
-        var config = new DocumentApiConfig(DocumentApiConfig.MIB, Duration.ofSeconds(180), false, maxQueued, 100 * DocumentApiConfig.MIB);
-        handler = DocumentV1ApiHandler.builder(clusters, config).maxInFlight(maxInFlight).build();
+        var config = new DocumentApiConfig(DocumentApiConfig.MIB, Duration.ofSeconds(180), false, maxPending, 100 * DocumentApiConfig.MIB);
+        handler = DocumentV1ApiHandler.builder(clusters, config).build();
         fixture = DocumentServers.start(pki, handler);
     }
 
@@ -66,55 +66,44 @@ class DocumentApiOverloadTest {
     }
 
     @Test
-    void tenTimesMoreConcurrentRequestsThanQueue_areRefusedWith429() throws Exception {
-        start(4, 1);
+    void tenTimesMoreConcurrentRequestsThanAdmitted_areRefusedWith429() throws Exception {
+        start(5);
         List<CompletableFuture<Integer>> statuses = new ArrayList<>();
         for (int i = 0; i < 50; i++)
             statuses.add(delete("doc-" + i));
         List<HeldBackend.Call> calls = new ArrayList<>();
-        calls.add(backend.next()); // one in flight, four queued, 45 refused
+        for (int i = 0; i < 5; i++)
+            calls.add(backend.next()); // five pending at the backend, 45 refused
         for (int i = 0; i < 3000 && statuses.stream().filter(CompletableFuture::isDone).count() < 45; i++)
             Thread.sleep(10); // waits for the server's answers; nothing about timing is asserted
         List<Integer> early = statuses.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join).toList();
         assertEquals(java.util.Collections.nCopies(45, 429), early);
-        assertEquals(4, handler.context().queue().queued());
-        for (int i = 0; i < 5; i++) {
-            calls.get(i).result().complete(Outcome.missing());
-            if (i < 4)
-                calls.add(backend.next());
-        }
+        assertEquals(5, handler.context().admission().pending());
+        calls.forEach(call -> call.result().complete(Outcome.missing()));
         Map<Integer, Integer> counts = new TreeMap<>();
         for (CompletableFuture<Integer> status : statuses)
             counts.merge(status.get(30, TimeUnit.SECONDS), 1, Integer::sum);
         assertEquals(Map.of(200, 5, 429, 45), counts);
+        assertEquals(0, handler.context().admission().pending());
     }
 
     @Test
-    void abortedStream_isDroppedFromQueue() throws Exception {
-        start(10, 1);
-        CompletableFuture<Integer> first = delete("a");
-        HeldBackend.Call call = backend.next();
-        Request queued = fixture.request(Transport.H2C_PRIOR_KNOWLEDGE, "/document/v1/ns/music/docid/b").method(HttpMethod.DELETE);
+    void abortedStream_endsItsRequest_andItsOperationStaysPendingUntilTheBackendAnswers() throws Exception {
+        start(10);
+        Request aborting = fixture.request(Transport.H2C_PRIOR_KNOWLEDGE, "/document/v1/ns/music/docid/b").method(HttpMethod.DELETE);
         CompletableFuture<Result> aborted = new CompletableFuture<>();
-        queued.send(aborted::complete);
-        OperationQueue queue = handler.context().queue();
-        awaitQueued(queue, 1);
-        queued.abort(new Exception("client gone"));
-        aborted.get(30, TimeUnit.SECONDS);
-        awaitQueued(queue, 0);
-        call.result().complete(Outcome.missing());
-        assertEquals(200, first.get(30, TimeUnit.SECONDS));
+        aborting.send(aborted::complete);
+        HeldBackend.Call call = backend.next();
+        aborting.abort(new Exception("client gone"));
+        assertTrue(aborted.get(30, TimeUnit.SECONDS).isFailed());
+        assertEquals(1, handler.context().admission().pending());
+        call.result().complete(Outcome.missing()); // answers nobody, and frees the slot
+        assertEquals(0, handler.context().admission().pending());
         CompletableFuture<Integer> later = delete("c");
-        assertEquals("id:ns:music::c", backend.next().id().toString()); // b never reached the backend
-        assertEquals(0, backend.waiting());
-        later.cancel(true);
+        HeldBackend.Call next = backend.next();
+        assertEquals("id:ns:music::c", next.id().toString());
+        next.result().complete(Outcome.missing());
+        assertEquals(200, later.get(30, TimeUnit.SECONDS));
     }
-
-    private static void awaitQueued(OperationQueue queue, int count) throws InterruptedException {
-        for (int i = 0; i < 3000 && queue.queued() != count; i++)
-            Thread.sleep(10); // waits for the server's threads; nothing about timing is asserted
-        assertEquals(count, queue.queued());
-    }
-
 
 }

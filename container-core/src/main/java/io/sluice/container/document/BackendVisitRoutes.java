@@ -31,15 +31,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * {@link VisitRoutes} over the clusters' {@link io.sluice.content.ContentBackend}s: GET visits as pages
  * ({@link PagedVisitResponse}) or streams ({@link StreamedVisitResponse}), and copy, update-where and delete-where as
- * pages of {@link WhereOperations}. Every visit start is admitted by the handler's {@link OperationQueue} (so overload
- * is a 429), and the visit is cancelled when the request ends for any reason, the client going away included.
+ * pages of {@link WhereOperations}. Every visit start checks the handler's {@link Admission} (so overload is a 429), and the visit is cancelled when the request ends for any reason, the client going away included.
  */
 public final class BackendVisitRoutes implements VisitRoutes {
 
@@ -50,7 +48,6 @@ public final class BackendVisitRoutes implements VisitRoutes {
 
     private final DocumentApiContext context;
     private final DocumentUpdateJsonReader updateReader;
-    private final AtomicLong visitIds = new AtomicLong();
 
     public BackendVisitRoutes(DocumentApiContext context) {
         this.context = Objects.requireNonNull(context, "context");
@@ -189,21 +186,18 @@ public final class BackendVisitRoutes implements VisitRoutes {
     }
 
     /**
-     * Admits the start of a visit to the operation queue; failures of {@code start}, now or when the queue runs it,
-     * answer the request.
+     * Starts the visit unless operations already wait too long ({@link Admission#check}); failures of {@code start}
+     * answer the request. The visit then paces itself, bounded by the handler's visit slots.
      */
     private void admit(DocumentRequest request, Runnable start) {
         try {
-            OperationQueue.Ticket ticket = context.queue().enqueueReady("visit#" + visitIds.incrementAndGet(), 0, () -> {
-                if ( ! request.exchange().isDone())
-                    startSafely(request, start);
-                return CompletableFuture.completedFuture(null); // the visit paces itself once started
-            });
-            request.exchange().whenDone(status -> ticket.cancel());
+            context.admission().check();
         }
         catch (HttpStatusException e) {
             request.fail(e);
+            return;
         }
+        startSafely(request, start);
     }
 
     private static void startSafely(DocumentRequest request, Runnable start) {

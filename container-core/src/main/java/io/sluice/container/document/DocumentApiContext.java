@@ -6,19 +6,19 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * What the {@code /document/v1} handler's parts share: where documents are, the configuration, time, the operation
- * queue and the metrics. Given to {@link VisitRoutes} implementations when the handler is built.
+ * What the {@code /document/v1} handler's parts share: where documents are, the configuration, time, admission
+ * and the metrics. Given to {@link VisitRoutes} implementations when the handler is built.
  *
  * @param clusters  the content clusters and document types
  * @param config    the {@code <document-api>} options (limits, default timeout, unknown-field policy)
  * @param clock     wall time for deadlines and queue ages
  * @param scheduler runs deadline tasks
- * @param queue     the bounded operation queue; visit starts count against it too
+ * @param admission decides whether operations may start; visit starts check it too
  * @param metrics   the handler's counters
  * @param bodies    the memory request bodies may hold at once, across requests
  */
 public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig config, Clock clock,
-                                 TaskScheduler scheduler, OperationQueue queue, DocumentApiMetrics metrics,
+                                 TaskScheduler scheduler, Admission admission, DocumentApiMetrics metrics,
                                  BodyMemory bodies) {
 
     public DocumentApiContext {
@@ -26,7 +26,7 @@ public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig con
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(scheduler, "scheduler");
-        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(bodies, "bodies");
     }

@@ -27,6 +27,7 @@ public final class DocumentRequest {
     private final Instant created;
     private final Duration timeout;
     private final Trace trace;
+    private final Instant deadline;
 
     public DocumentRequest(String method, DocumentPath path, RequestParameters parameters, Exchange exchange,
                            Instant created, Duration timeout, Trace trace) {
@@ -37,6 +38,7 @@ public final class DocumentRequest {
         this.created = Objects.requireNonNull(created, "created");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.trace = Objects.requireNonNull(trace, "trace");
+        this.deadline = created.plus(timeout);
     }
 
     /** GET, POST, PUT or DELETE. */
@@ -74,7 +76,7 @@ public final class DocumentRequest {
 
     /** {@code created + timeout}: the handler answers 504 by then. */
     public Instant deadline() {
-        return created.plus(timeout);
+        return deadline;
     }
 
     /** The deadline for backend operations: {@link #BACKEND_MARGIN} before the request's. */

@@ -45,9 +45,6 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     /** How long the oldest queued operation may wait before new ones are refused (Vespa's {@code maxThrottledAge}). */
     public static final Duration MAX_QUEUE_AGE = Duration.ofSeconds(3);
 
-    /** Default number of backend operations in flight at once. */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
-
     /**
      * Default number of visits (and copy, update-where, delete-where) served at once: each holds a backend iterator and
      * response buffers for as long as its client reads, so they are bounded as bodies are. Vespa's CLI uses one per
@@ -62,33 +59,46 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private final ScheduledExecutorScheduler ownScheduler;
     private final int maxVisits;
     private final AtomicInteger runningVisits = new AtomicInteger();
+    private final Deadlines deadlines;
 
     private DocumentV1ApiHandler(Builder builder) {
         this.ownScheduler = builder.scheduler == null ? new ScheduledExecutorScheduler("sluice-document-v1-deadlines", true) : null;
         TaskScheduler scheduler = builder.scheduler != null ? builder.scheduler : jettyScheduler(ownScheduler);
         DocumentApiConfig config = builder.config;
-        var queue = new OperationQueue(config.maxPendingDocs(), MAX_QUEUE_AGE, config.maxPendingBytes(),
-                                       builder.maxInFlight, builder.clock);
+        var admission = new Admission(maxPendingOperations(config), config.maxPendingBytes(), MAX_QUEUE_AGE, builder.clock);
         var metrics = new DocumentApiMetrics();
         BodyMemory bodies = builder.bodyMemory != null ? builder.bodyMemory : BodyMemory.ofHeap();
         var content = new ContentClusterMetrics(builder.clusters);
         metrics.gauges(() -> {
             List<Metric> gauges = new ArrayList<>();
-            gauges.add(Metric.gauge("httpapi_queued_operations", Map.of(), queue.queued()));
-            gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), queue.queuedBytes()));
-            gauges.add(Metric.gauge("httpapi_pending_operations", Map.of(), queue.inFlight()));
+            gauges.add(Metric.gauge("httpapi_queued_operations", Map.of(), admission.pending()));
+            gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), admission.pendingBytes()));
+            gauges.add(Metric.gauge("httpapi_queued_age", Map.of(), admission.oldestAgeMillis() / 1000.0));
             gauges.add(Metric.gauge("httpapi_body_bytes", Map.of(), bodies.reserved()));
             gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), runningVisits.get()));
             gauges.addAll(content.metrics());
             return gauges;
         });
-        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, queue, metrics, bodies);
+        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, admission, metrics, bodies);
         this.maxVisits = builder.maxVisits;
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
         this.nanoTime = builder.nanoTime;
+        this.deadlines = new Deadlines(builder.clock, scheduler, DocumentV1ApiHandler::timeOut);
         if (ownScheduler != null)
             addBean(ownScheduler, true);
+    }
+
+    /**
+     * {@code maxpendingdocs} if configured, else a bound from the heap: each pending operation holds its request, its
+     * parsed document and its backend state, a few KiB beyond the body bytes {@code maxpendingbytes} counts. 1/16 of
+     * the heap at 32 KiB each, between 1 024 and 32 768 (a 4 GiB heap gets 8 192: 32 connections of 256 streams).
+     */
+    static int maxPendingOperations(DocumentApiConfig config) {
+        if (config.maxPendingDocs() > 0)
+            return config.maxPendingDocs();
+        long perOperation = 32 * 1024;
+        return (int) Math.max(1024, Math.min(32768, Runtime.getRuntime().maxMemory() / 16 / perOperation));
     }
 
     private static TaskScheduler jettyScheduler(Scheduler scheduler) {
@@ -178,6 +188,11 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         }
     }
 
+    /** Requests received and not yet answered. */
+    int openRequests() {
+        return deadlines.open();
+    }
+
     /** Takes one of the visit slots until the exchange's callback completes, or refuses with 429 if none is free. */
     private void admitVisit(Exchange exchange) {
         if (runningVisits.incrementAndGet() > maxVisits) {
@@ -190,17 +205,24 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
 
     /** Answers 504 when the request's deadline passes without an answer (spec §7.2). */
     private void armDeadline(DocumentRequest request) {
-        Exchange exchange = request.exchange();
-        Runnable cancel = context.scheduler().schedule(() -> {
-            if (request.respond(DocumentResponses.error(request.pathId(), HttpStatus.GATEWAY_TIMEOUT_504,
-                                                        "Timeout after " + request.timeout().toMillis() + "ms")))
-                log.debug("Request {} timed out after {}", request.pathId(), request.timeout());
-        }, request.timeout());
-        exchange.whenDone(status -> cancel.run());
+        deadlines.track(request);
+    }
+
+    private static void timeOut(DocumentRequest request) {
+        if (request.respond(DocumentResponses.error(request.pathId(), HttpStatus.GATEWAY_TIMEOUT_504,
+                                                    "Timeout after " + request.timeout().toMillis() + "ms")))
+            log.debug("Request {} timed out after {}", request.pathId(), request.timeout());
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart(); // starts an own scheduler first
+        deadlines.start();
     }
 
     @Override
     protected void doStop() throws Exception {
+        deadlines.stop();
         super.doStop();
         context.clusters().close();
     }
@@ -213,7 +235,6 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         private Clock clock = Clock.systemUTC();
         private LongSupplier nanoTime = System::nanoTime;
         private TaskScheduler scheduler;
-        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private int maxVisits = DEFAULT_MAX_VISITS;
         private BodyMemory bodyMemory;
         private Function<DocumentApiContext, VisitRoutes> visitRoutes = BackendVisitRoutes::new;
@@ -238,14 +259,6 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         /** Runs deadline tasks; default a scheduler thread owned by the handler. */
         public Builder scheduler(TaskScheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-            return this;
-        }
-
-        /** Most backend operations in flight; more wait in the queue. Default {@value #DEFAULT_MAX_IN_FLIGHT}. */
-        public Builder maxInFlight(int maxInFlight) {
-            if (maxInFlight < 1)
-                throw new IllegalArgumentException("maxInFlight must be positive, but was " + maxInFlight);
-            this.maxInFlight = maxInFlight;
             return this;
         }
 

@@ -26,11 +26,12 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * GET, POST (put), PUT (update) and DELETE (remove) of one document (routes 5–7, spec §1.3): checks the parameters,
- * admits the operation to the {@link OperationQueue} in arrival order, reads the body meanwhile, parses it when the
- * operation starts, calls the cluster's backend and renders its outcome.
+ * reads the body, admits the operation ({@link Admission}), parses it, calls the cluster's backend at once (backends
+ * apply operations on one id in call order) and renders its outcome.
  */
 final class SingleDocumentOperations {
 
@@ -167,26 +168,19 @@ final class SingleDocumentOperations {
     }
 
     /** A parsed operation, ready to call the backend. */
-    private record Prepared(boolean ignoredFields, java.util.function.Supplier<CompletableFuture<Outcome>> call) { }
+    private record Prepared(boolean ignoredFields, Supplier<CompletableFuture<Outcome>> call) { }
 
-    private void enqueueReady(DocumentRequest request, String type, DocumentId id,
-                              java.util.function.Supplier<CompletableFuture<Outcome>> call,
+    /** Admits an operation without a body and calls the backend at once; a refusal answers the request. */
+    private void enqueueReady(DocumentRequest request, String type, DocumentId id, Supplier<CompletableFuture<Outcome>> call,
                               Function<Outcome, DocumentResponses.Reply> render) {
-        OperationQueue.Ticket ticket = context.queue().enqueue(id.toString(), 0, () -> {
-            if (request.exchange().isDone())
-                return CompletableFuture.completedFuture(null);
-            request.trace().note(1, "Dispatching " + type + " of '" + id + "'");
-            return run(request, type, call, render, Map.of());
-        });
-        request.exchange().whenDone(status -> ticket.cancel());
-        request.trace().note(2, "Enqueued " + type + " of '" + id + "'");
-        ticket.ready(0);
+        Admission.Permit permit = context.admission().admit(0);
+        run(request, type, id, permit, null, call, render, Map.of());
     }
 
     /**
-     * Reads the body first and admits the operation only once it has arrived, so slow bodies hold no queue slot that
-     * other requests need (as Vespa, which enqueues when the request content closes). Same-id operations therefore
-     * apply in the order their bodies complete.
+     * Reads the body first and admits the operation only once it has arrived, so slow bodies hold nothing that other
+     * requests need (as Vespa, which enqueues when the request content closes). Operations on one id therefore reach
+     * the backend, which applies them in that order, in the order their bodies complete.
      */
     private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<BodyReader.Body, Prepared> parse) {
         BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
@@ -196,56 +190,65 @@ final class SingleDocumentOperations {
                                                                   : new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Failed reading request body"));
                 return;
             }
-            request.exchange().whenDone(status -> body.release());
             context.metrics().bytesReceived(body.length());
             try {
-                enqueueRead(request, type, id, body, parse);
+                admitRead(request, type, id, body, parse);
             }
             catch (HttpStatusException e) {
+                body.release();
                 request.fail(e);
             }
             catch (RuntimeException e) {
+                body.release();
                 log.error("Admitting {} of {} failed", type, request.pathId(), e);
                 request.respond(DocumentResponses.internalError(request.pathId()));
             }
         });
     }
 
-    private void enqueueRead(DocumentRequest request, String type, DocumentId id, BodyReader.Body body,
-                             Function<BodyReader.Body, Prepared> parse) {
-        if (request.exchange().isDone())
+    private void admitRead(DocumentRequest request, String type, DocumentId id, BodyReader.Body body,
+                           Function<BodyReader.Body, Prepared> parse) {
+        if (request.exchange().isDone()) { // the client left, or the deadline passed, while the body arrived
+            body.release();
             return;
-        OperationQueue.Ticket ticket = context.queue().enqueue(id.toString(), body.length(), () -> {
-            if (request.exchange().isDone())
-                return CompletableFuture.completedFuture(null);
-            Prepared prepared;
-            try {
-                prepared = parse.apply(body);
-            }
-            catch (HttpStatusException e) {
-                context.metrics().operation(type, "invalid");
-                request.fail(e);
-                return CompletableFuture.completedFuture(null);
-            }
-            catch (DocumentException e) {
-                context.metrics().operation(type, "invalid");
-                request.fail(new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage()));
-                return CompletableFuture.completedFuture(null);
-            }
-            request.trace().note(1, "Dispatching " + type + " of '" + id + "'");
-            return run(request, type, prepared.call(),
-                       outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()),
-                       prepared.ignoredFields() ? IGNORED_FIELDS : Map.of());
-        });
-        request.exchange().whenDone(status -> ticket.cancel());
-        request.trace().note(2, "Enqueued " + type + " of '" + id + "'");
-        ticket.ready(body.length());
+        }
+        Admission.Permit permit = context.admission().admit(body.length());
+        Prepared prepared;
+        try {
+            prepared = parse.apply(body);
+        }
+        catch (HttpStatusException e) {
+            permit.release();
+            body.release();
+            context.metrics().operation(type, "invalid");
+            request.fail(e);
+            return;
+        }
+        catch (DocumentException e) {
+            permit.release();
+            body.release();
+            context.metrics().operation(type, "invalid");
+            request.fail(new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage()));
+            return;
+        }
+        catch (RuntimeException e) {
+            permit.release();
+            throw e;
+        }
+        run(request, type, id, permit, body, prepared.call(),
+            outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()),
+            prepared.ignoredFields() ? IGNORED_FIELDS : Map.of());
     }
 
-    /** Calls the backend and answers with its outcome; the returned future completes when the backend has answered. */
-    private CompletableFuture<?> run(DocumentRequest request, String type,
-                                     java.util.function.Supplier<CompletableFuture<Outcome>> call,
-                                     Function<Outcome, DocumentResponses.Reply> render, Map<String, String> headers) {
+    /**
+     * Calls the backend and answers with its outcome; releases {@code permit} and the {@code body}'s memory (the
+     * parsed operation is about as large) when the backend has answered.
+     */
+    private void run(DocumentRequest request, String type, DocumentId id, Admission.Permit permit, BodyReader.Body body,
+                     Supplier<CompletableFuture<Outcome>> call, Function<Outcome, DocumentResponses.Reply> render,
+                     Map<String, String> headers) {
+        if (request.trace().isEnabled())
+            request.trace().note(1, "Dispatching " + type + " of '" + id + "'");
         CompletableFuture<Outcome> outcome;
         try {
             outcome = call.get();
@@ -253,7 +256,10 @@ final class SingleDocumentOperations {
         catch (RuntimeException e) {
             outcome = CompletableFuture.failedFuture(e);
         }
-        return outcome.whenComplete((result, failure) -> {
+        outcome.whenComplete((result, failure) -> {
+            permit.release();
+            if (body != null)
+                body.release();
             if (failure != null) {
                 log.error("Backend {} for {} failed", type, request.pathId(), failure);
                 context.metrics().operation(type, "error");
@@ -261,7 +267,10 @@ final class SingleDocumentOperations {
                 return;
             }
             context.metrics().operation(type, outcomeName(result));
-            request.trace().note(1, "Backend answered " + result.status());
+            if (request.exchange().isDone())
+                return; // answered already (deadline, client gone): nothing to render
+            if (request.trace().isEnabled())
+                request.trace().note(1, "Backend answered " + result.status());
             DocumentResponses.Reply reply;
             try {
                 reply = render.apply(result);

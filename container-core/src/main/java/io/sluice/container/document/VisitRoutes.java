@@ -11,8 +11,8 @@ package io.sluice.container.document;
  * {@link Exchange#takeOver} to stream it, exactly once, possibly later from another thread. It may instead throw
  * {@link io.sluice.container.HttpStatusException} before answering, which the handler renders. A {@code dryRun}
  * parameter has already been rejected (400) on these routes; everything else about parameters is up to the
- * implementation. Visit starts should be admitted through {@link DocumentApiContext#queue()} so that they count
- * against the queue limits (spec §7.1); {@link DocumentRequest#backendDeadline()} bounds backend work.
+ * implementation. Visit starts should check {@link DocumentApiContext#admission()} so that they are refused
+ * while operations wait too long (spec §7.1); {@link DocumentRequest#backendDeadline()} bounds backend work.
  */
 public interface VisitRoutes {
 

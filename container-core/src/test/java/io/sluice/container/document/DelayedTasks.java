@@ -37,9 +37,17 @@ final class DelayedTasks implements TaskScheduler {
         return due.size();
     }
 
-    /** Runs the pending tasks with a delay shorter than {@code limit}: e.g. visit budgets, but not request deadlines. */
+    /**
+     * Runs the pending tasks with a delay shorter than {@code limit}: e.g. visit budgets, but not the handler's sweep
+     * of request deadlines.
+     */
     int fireShorterThan(Duration limit) {
-        return fire(delay -> delay.compareTo(limit) < 0);
+        return fire(delay -> delay.compareTo(limit) < 0 && ! delay.equals(Deadlines.TICK));
+    }
+
+    /** Runs the handler's sweep of request deadlines, which answers 504 to requests whose deadline the clock passed. */
+    int sweepDeadlines() {
+        return fire(delay -> delay.equals(Deadlines.TICK));
     }
 
     /** The delays of the tasks scheduled and not cancelled. */

@@ -42,20 +42,19 @@ final class HandlerFixture implements AutoCloseable {
     private final Server server = new Server();
     private final LocalConnector connector = new LocalConnector(server);
 
-    private HandlerFixture(ManualClock clock, ContentBackend backend, DocumentApiConfig config, int maxInFlight,
+    private HandlerFixture(ManualClock clock, ContentBackend backend, DocumentApiConfig config,
                            Function<DocumentApiContext, VisitRoutes> visitRoutes) throws Exception {
-        this(clock, backend, config, maxInFlight, visitRoutes, UnaryOperator.identity());
+        this(clock, backend, config, visitRoutes, UnaryOperator.identity());
     }
 
-    private HandlerFixture(ManualClock clock, ContentBackend backend, DocumentApiConfig config, int maxInFlight,
+    private HandlerFixture(ManualClock clock, ContentBackend backend, DocumentApiConfig config,
                            Function<DocumentApiContext, VisitRoutes> visitRoutes,
                            UnaryOperator<DocumentV1ApiHandler.Builder> options) throws Exception {
         this.clock = clock;
         this.backend = backend;
         ContentClusters clusters = ContentClusters.of(types(), List.of(
                 new ContentClusters.Cluster("music", backend, List.of("music", "artist"), List.of("artist"))));
-        DocumentV1ApiHandler.Builder builder = DocumentV1ApiHandler.builder(clusters, config).clock(clock).scheduler(scheduler)
-                                                                   .maxInFlight(maxInFlight);
+        DocumentV1ApiHandler.Builder builder = DocumentV1ApiHandler.builder(clusters, config).clock(clock).scheduler(scheduler);
         if (visitRoutes != null)
             builder.visitRoutes(visitRoutes);
         this.handler = options.apply(builder).build();
@@ -78,33 +77,29 @@ final class HandlerFixture implements AutoCloseable {
 
     static HandlerFixture create(DocumentApiConfig config) throws Exception {
         ManualClock clock = newClock();
-        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), config,
-                                  DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT, null);
+        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), config, null);
     }
 
-    static HandlerFixture create(ContentBackend backend, DocumentApiConfig config, int maxInFlight) throws Exception {
-        return new HandlerFixture(newClock(), backend, config, maxInFlight, null);
+    static HandlerFixture create(ContentBackend backend, DocumentApiConfig config) throws Exception {
+        return new HandlerFixture(newClock(), backend, config, null);
     }
 
     /** The handler over an in-memory backend, default configuration, with {@code options} applied to its builder. */
     static HandlerFixture create(UnaryOperator<DocumentV1ApiHandler.Builder> options) throws Exception {
         ManualClock clock = newClock();
-        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(),
-                                  DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT, null, options);
+        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(), null, options);
     }
 
     /** {@link #withVisitRoutes(Function)} with {@code options} applied to the handler's builder. */
     static HandlerFixture withVisitRoutes(Function<DocumentApiContext, VisitRoutes> visitRoutes,
                                           UnaryOperator<DocumentV1ApiHandler.Builder> options) throws Exception {
         ManualClock clock = newClock();
-        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(),
-                                  DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT, visitRoutes, options);
+        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(), visitRoutes, options);
     }
 
     static HandlerFixture withVisitRoutes(Function<DocumentApiContext, VisitRoutes> visitRoutes) throws Exception {
         ManualClock clock = newClock();
-        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(),
-                                  DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT, visitRoutes);
+        return new HandlerFixture(clock, InMemoryContentBackend.builder().clock(clock).build(), DocumentApiConfig.defaults(), visitRoutes);
     }
 
     /** Sends a request, waits for the whole response, and parses it. */

@@ -33,6 +33,17 @@ final class ManualScheduler implements TaskScheduler {
         return due.size();
     }
 
+    /** Runs the handler's sweep of request deadlines, which answers 504 to requests whose deadline the clock passed. */
+    int sweepDeadlines() {
+        List<Task> due;
+        synchronized (this) {
+            due = tasks.stream().filter(task -> ! task.cancelled()[0] && task.delay().equals(Deadlines.TICK)).toList();
+            tasks.removeAll(due);
+        }
+        due.forEach(task -> task.runnable().run());
+        return due.size();
+    }
+
     /** The delays of the tasks scheduled and not cancelled. */
     synchronized List<Duration> pendingDelays() {
         return tasks.stream().filter(task -> ! task.cancelled()[0]).map(Task::delay).toList();

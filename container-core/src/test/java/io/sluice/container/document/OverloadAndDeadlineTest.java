@@ -16,7 +16,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Queue limits, deadlines, cancellation and per-id ordering, with a backend whose answers the test controls. */
+/** Admission limits, deadlines and per-id ordering, with a backend whose answers the test controls. */
 class OverloadAndDeadlineTest {
 
     private static final String DOC = "/document/v1/ns/music/docid/one";
@@ -30,9 +30,9 @@ class OverloadAndDeadlineTest {
             fixture.close();
     }
 
-    private HandlerFixture start(int maxQueued, int maxInFlight) throws Exception {
-        var config = new DocumentApiConfig(DocumentApiConfig.MIB, Duration.ofSeconds(180), false, maxQueued, 100 * DocumentApiConfig.MIB);
-        return fixture = HandlerFixture.create(backend, config, maxInFlight);
+    private HandlerFixture start(int maxPending) throws Exception {
+        var config = new DocumentApiConfig(DocumentApiConfig.MIB, Duration.ofSeconds(180), false, maxPending, 100 * DocumentApiConfig.MIB);
+        return fixture = HandlerFixture.create(backend, config);
     }
 
     private static HttpTester.Response response(LocalConnector.LocalEndPoint endpoint) throws Exception {
@@ -41,7 +41,7 @@ class OverloadAndDeadlineTest {
 
     /** A remove whose backend answers {@code outcome} gets {@code status} with the id and {@code message}. */
     private void assertRemoveAnswers(Outcome outcome, int status, String message) throws Exception {
-        start(256, 10);
+        start(256);
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
         backend.next().result().complete(outcome);
         HttpTester.Response response = response(request);
@@ -51,11 +51,14 @@ class OverloadAndDeadlineTest {
 
     @Test
     void backendSlowerThanTimeout_returns504() throws Exception {
-        start(256, 10);
+        start(256);
         LocalConnector.LocalEndPoint request = fixture.start("GET", DOC + "?timeout=1500ms", null);
         backend.next();
-        assertEquals(List.of(Duration.ofMillis(1500)), fixture.scheduler.pendingDelays());
-        fixture.scheduler.fireAll();
+        fixture.clock.advance(Duration.ofMillis(1499));
+        fixture.scheduler.sweepDeadlines();
+        assertEquals(1, fixture.handler.openRequests()); // still unanswered one millisecond before its deadline
+        fixture.clock.advance(Duration.ofMillis(1));
+        fixture.scheduler.sweepDeadlines();
         HttpTester.Response response = response(request);
         assertEquals(504, response.getStatus());
         assertEquals(Map.of("pathId", DOC, "message", "Timeout after 1500ms"), JsonTree.parse(response.getContent()));
@@ -63,7 +66,7 @@ class OverloadAndDeadlineTest {
 
     @Test
     void backendDeadline_is100msBeforeRequestDeadline() throws Exception {
-        start(256, 10);
+        start(256);
         Instant created = fixture.clock.instant();
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC + "?timeout=2s", null);
         HeldBackend.Call call = backend.next();
@@ -74,14 +77,19 @@ class OverloadAndDeadlineTest {
 
     @Test
     void defaultTimeout_is180Seconds() throws Exception {
-        start(256, 10);
+        start(256);
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
         backend.next().result().complete(Outcome.missing());
         response(request);
-        assertEquals(List.of(), fixture.scheduler.pendingDelays()); // answered: the deadline task was cancelled
-        fixture.start("DELETE", DOC, null);
+        LocalConnector.LocalEndPoint held = fixture.start("DELETE", DOC, null);
         backend.next();
-        assertEquals(List.of(Duration.ofSeconds(180)), fixture.scheduler.pendingDelays());
+        fixture.clock.advance(Duration.ofSeconds(180).minusMillis(1));
+        fixture.scheduler.sweepDeadlines();
+        assertEquals(1, fixture.handler.openRequests()); // unanswered one millisecond before 180 s
+        fixture.clock.advance(Duration.ofMillis(1));
+        fixture.scheduler.sweepDeadlines();
+        assertEquals(504, response(held).getStatus());
+        assertEquals(0, fixture.handler.openRequests());
     }
 
     @Test
@@ -112,80 +120,79 @@ class OverloadAndDeadlineTest {
     }
 
     @Test
-    void queueFull_returns429WithVespaMessage() throws Exception {
-        start(2, 1);
-        fixture.start("DELETE", "/document/v1/ns/music/docid/a", null);
-        backend.next(); // in flight; the next two wait in the queue
+    void tooManyPending_returns429WithVespaMessage_untilTheBackendAnswers() throws Exception {
+        start(2);
+        LocalConnector.LocalEndPoint a = fixture.start("DELETE", "/document/v1/ns/music/docid/a", null);
+        HeldBackend.Call first = backend.next();
         fixture.start("DELETE", "/document/v1/ns/music/docid/b", null);
-        fixture.start("DELETE", "/document/v1/ns/music/docid/c", null);
-        awaitQueued(2);
-        HttpTester.Response response = fixture.send("DELETE", "/document/v1/ns/music/docid/d");
+        backend.next(); // both reached the backend at once: nothing waits in the handler
+        HttpTester.Response response = fixture.send("DELETE", "/document/v1/ns/music/docid/c");
         assertEquals(429, response.getStatus());
-        assertEquals(Map.of("pathId", "/document/v1/ns/music/docid/d",
+        assertEquals(Map.of("pathId", "/document/v1/ns/music/docid/c",
                             "message", "Rejecting execution due to overload: 2 requests already enqueued"),
                      JsonTree.parse(response.getContent()));
+        assertEquals(0, backend.waiting()); // the refused one never reached the backend
+        first.result().complete(Outcome.missing());
+        assertEquals(200, response(a).getStatus());
+        LocalConnector.LocalEndPoint d = fixture.start("DELETE", "/document/v1/ns/music/docid/d", null);
+        backend.next().result().complete(Outcome.missing());
+        assertEquals(200, response(d).getStatus());
     }
 
     @Test
-    void queueTooOld_returns429WithVespaMessage() throws Exception {
-        start(10, 1);
+    void oldestPendingTooOld_returns429WithVespaMessage() throws Exception {
+        start(10);
         fixture.start("DELETE", "/document/v1/ns/music/docid/a", null);
-        backend.next();
-        fixture.start("DELETE", "/document/v1/ns/music/docid/b", null);
-        awaitQueued(1);
+        HeldBackend.Call slow = backend.next();
         fixture.clock.advance(Duration.ofMillis(3001));
         HttpTester.Response response = fixture.send("DELETE", "/document/v1/ns/music/docid/c");
         assertEquals(429, response.getStatus());
         assertEquals("Rejecting execution due to overload: 3.0 seconds worth of work enqueued",
                      JsonTree.object(response.getContent()).get("message"));
+        slow.result().complete(Outcome.missing());
+        LocalConnector.LocalEndPoint later = fixture.start("DELETE", "/document/v1/ns/music/docid/d", null);
+        backend.next().result().complete(Outcome.missing());
+        assertEquals(200, response(later).getStatus());
     }
 
     @Test
-    void timedOutQueuedRequest_isRemovedFromQueue() throws Exception {
-        start(10, 1);
-        fixture.start("DELETE", "/document/v1/ns/music/docid/a?timeout=100s", null);
-        backend.next();
-        LocalConnector.LocalEndPoint queued = fixture.start("DELETE", "/document/v1/ns/music/docid/b?timeout=1s", null);
-        awaitQueued(1);
-        fixture.scheduler.fireAll();
-        assertEquals(504, response(queued).getStatus());
-        assertEquals(0, fixture.handler.context().queue().queued());
+    void timedOutRequest_staysPendingUntilTheBackendAnswers() throws Exception {
+        start(1);
+        LocalConnector.LocalEndPoint request = fixture.start("DELETE", "/document/v1/ns/music/docid/a?timeout=1s", null);
+        HeldBackend.Call call = backend.next();
+        fixture.clock.advance(Duration.ofSeconds(1));
+        fixture.scheduler.sweepDeadlines();
+        assertEquals(504, response(request).getStatus());
+        assertEquals(1, fixture.handler.context().admission().pending()); // the backend still works on it
+        assertEquals(429, fixture.send("DELETE", "/document/v1/ns/music/docid/b").getStatus());
+        call.result().complete(Outcome.missing());
+        assertEquals(0, fixture.handler.context().admission().pending());
     }
 
     @Test
-    void sameIdOperations_reachBackendInArrivalOrderOneAtATime() throws Exception {
-        start(10, 10);
+    void sameIdOperations_reachBackendAtOnceInArrivalOrder() throws Exception {
+        start(10);
         LocalConnector.LocalEndPoint first = fixture.start("POST", DOC, "{\"fields\":{\"year\":1}}");
         HeldBackend.Call put = backend.next();
         LocalConnector.LocalEndPoint second = fixture.start("DELETE", DOC, null);
-        LocalConnector.LocalEndPoint other = fixture.start("DELETE", "/document/v1/ns/music/docid/other", null);
-        HeldBackend.Call otherCall = backend.next();
-        assertEquals("id:ns:music::other", otherCall.id().toString()); // other ids pass the waiting one
-        assertEquals(0, backend.waiting()); // the remove of the same id waits for the put
-        put.result().complete(Outcome.written(1, false));
-        HeldBackend.Call remove = backend.next();
+        HeldBackend.Call remove = backend.next(); // backends apply operations on one id in call order
         assertEquals(List.of("put", "remove"), List.of(put.operation(), remove.operation()));
         remove.result().complete(Outcome.written(2, true));
-        otherCall.result().complete(Outcome.missing());
+        put.result().complete(Outcome.written(1, false));
         List<Integer> statuses = new ArrayList<>();
-        for (LocalConnector.LocalEndPoint endpoint : List.of(first, second, other))
+        for (LocalConnector.LocalEndPoint endpoint : List.of(first, second))
             statuses.add(response(endpoint).getStatus());
-        assertEquals(List.of(200, 200, 200), statuses);
+        assertEquals(List.of(200, 200), statuses);
     }
 
     @Test
     void metrics_countOperationsByOutcome() throws Exception {
-        start(10, 10);
+        start(10);
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
         backend.next().result().complete(Outcome.conditionFailed("no"));
         assertEquals(412, response(request).getStatus());
         assertEquals(1, fixture.handler.metrics().operations("remove", "condition_not_met"));
     }
 
-    private void awaitQueued(int count) throws InterruptedException {
-        for (int i = 0; i < 1000 && fixture.handler.context().queue().queued() != count; i++)
-            Thread.sleep(10); // polls for another thread's progress; no timing is asserted
-        assertEquals(count, fixture.handler.context().queue().queued());
-    }
 
 }

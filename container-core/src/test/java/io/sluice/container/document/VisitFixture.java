@@ -46,17 +46,12 @@ final class VisitFixture implements AutoCloseable {
     private final LocalConnector connector = new LocalConnector(server);
 
     private VisitFixture(Function<ContentBackend, ContentBackend> wrapMusic, boolean oneCluster, DocumentApiConfig config) throws Exception {
-        this(wrapMusic, oneCluster, config, DocumentV1ApiHandler.DEFAULT_MAX_IN_FLIGHT);
-    }
-
-    private VisitFixture(Function<ContentBackend, ContentBackend> wrapMusic, boolean oneCluster, DocumentApiConfig config,
-                         int maxInFlight) throws Exception {
         List<ContentClusters.Cluster> clusters = new ArrayList<>();
         clusters.add(new ContentClusters.Cluster("music", wrapMusic.apply(music), List.of("music", "artist"), List.of("artist")));
         if ( ! oneCluster)
             clusters.add(new ContentClusters.Cluster("archive", archive, List.of("music"), List.of()));
         handler = DocumentV1ApiHandler.builder(ContentClusters.of(types, clusters), config)
-                                      .clock(clock).scheduler(scheduler).maxInFlight(maxInFlight).build();
+                                      .clock(clock).scheduler(scheduler).build();
         connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setUriCompliance(UriCompliance.LEGACY);
         server.addConnector(connector);
         server.setErrorHandler(new JsonErrorHandler());
@@ -82,11 +77,11 @@ final class VisitFixture implements AutoCloseable {
         return new VisitFixture(backend -> backend, true, DocumentApiConfig.defaults());
     }
 
-    /** Only the {@code music} cluster, over {@code wrap} of the in-memory backend, with a queue of one and one in flight. */
+    /** Only the {@code music} cluster, over {@code wrap} of the in-memory backend, with room for one pending operation. */
     static VisitFixture oneSlot(Function<ContentBackend, ContentBackend> wrap) throws Exception {
         DocumentApiConfig defaults = DocumentApiConfig.defaults();
         return new VisitFixture(wrap, true, new DocumentApiConfig(defaults.maxDocumentSize(), defaults.timeout(), false, 1,
-                                                                  defaults.maxPendingBytes()), 1);
+                                                                  defaults.maxPendingBytes()));
     }
 
     /** Only the {@code music} cluster, whose backend is {@code wrap} applied to the in-memory one. */

@@ -41,8 +41,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in {@linkplain DocumentKey visiting order}. Meant for tests, development and small deployments; nothing survives
  * {@link #close()}.
  *
- * <p>Operations run on an executor, in issue order per document ({@link OperationSequencer}), so they never block
- * the caller; the {@link WriteRules} decide what each does. It reads every previous version (a map lookup), so
+ * <p>Operations are a map lookup and a write, so they run on the caller's thread (or the thread that completed the
+ * document's previous operation), in issue order per document ({@link OperationSequencer}), unless the builder was
+ * given an executor to run them on; visit batches run on the executor. The {@link WriteRules} decide what each does. It reads every previous version (a map lookup), so
  * {@link Outcome#found()} is always known. Optional limits make it answer INSUFFICIENT_STORAGE (live documents or
  * their estimated bytes) and OVERLOAD (operations issued but not completed).
  */
@@ -52,6 +53,7 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     private final Clock clock;
     private final Executor executor;
+    private final Executor operations;
     private final ExecutorService ownedExecutor;
     private final OperationSequencer sequencer;
     private final Map<BucketSpace, ConcurrentNavigableMap<DocumentKey, StoredEntry>> spaces =
@@ -66,6 +68,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         this.ownedExecutor = builder.executor == null ? Executors.newFixedThreadPool(builder.threads, daemonThreads())
                                                       : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
+        this.operations = builder.executor == null ? Runnable::run : builder.executor;
         this.sequencer = new OperationSequencer("in-memory", clock, builder.maxPendingOperations, closed::get,
                                                 (what, failure) -> Outcome.error("Unexpected failure of " + what + ": "
                                                                                  + failure));
@@ -170,9 +173,9 @@ public final class InMemoryContentBackend implements ContentBackend {
         return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(), () -> {
             CompletableFuture<Outcome> result = new CompletableFuture<>();
             try {
-                executor.execute(() -> {
+                operations.execute(() -> {
                     try {
-                        // The executor's queue may have held it past its deadline, or past close().
+                        // An executor's queue may have held it past its deadline, or past close().
                         Outcome late = sequencer.refusal(what, options.deadline());
                         if (late != null) {
                             result.complete(late);
@@ -244,13 +247,16 @@ public final class InMemoryContentBackend implements ContentBackend {
             return this;
         }
 
-        /** Runs operations and visit reads on {@code executor}, which the backend will not shut down. */
+        /**
+         * Runs operations and visit reads on {@code executor}, which the backend will not shut down. Without one,
+         * operations run on the calling thread and visit reads on a pool of the backend's own.
+         */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 
-        /** Size of the backend's own thread pool, when no executor is given. */
+        /** Size of the backend's own thread pool for visit reads, when no executor is given. */
         public Builder threads(int threads) {
             this.threads = (int) requirePositive("threads", threads);
             return this;
