@@ -14,6 +14,10 @@ import java.util.List;
  * Dispatches each request to the handler whose binding matches it most specifically (see {@link BindingPattern}),
  * and answers 404 {@code {"message": ...}} when none does or the handler declines. The mounted handlers are
  * children of this container, so they are started, stopped and given the server with it.
+ *
+ * <p>The router itself never blocks, so Jetty may call it on the thread that parsed the request (for HTTP/2, without
+ * handing each stream to another thread). A handler that declares itself blocking (Jetty's default) is called on
+ * one of the server's threads instead; non-blocking ones, like {@code /document/v1}, are called at once.
  */
 public class BindingRouter extends Handler.AbstractContainer {
 
@@ -37,16 +41,37 @@ public class BindingRouter extends Handler.AbstractContainer {
     }
 
     @Override
+    public InvocationType getInvocationType() {
+        return InvocationType.NON_BLOCKING;
+    }
+
+    @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         String path = Request.getPathInContext(request);
         String host = Request.getServerName(request);
         int port = Request.getLocalPort(request);
         for (Route route : routes)
             if (route.binding().matches(host, port, path)) {
-                if (route.handler().handle(request, response, callback))
-                    return true;
-                break;
+                Handler handler = route.handler();
+                if (handler.getInvocationType() == InvocationType.NON_BLOCKING)
+                    return handler.handle(request, response, callback) || notFound(path, response, callback);
+                request.getContext().execute(() -> handleBlocking(handler, path, request, response, callback));
+                return true;
             }
+        return notFound(path, response, callback);
+    }
+
+    private static void handleBlocking(Handler handler, String path, Request request, Response response, Callback callback) {
+        try {
+            if ( ! handler.handle(request, response, callback))
+                notFound(path, response, callback);
+        }
+        catch (Throwable failure) {
+            callback.failed(failure); // Jetty's error handling answers, as when a handler throws on its own thread
+        }
+    }
+
+    private static boolean notFound(String path, Response response, Callback callback) {
         JsonResponses.error(response, callback, HttpStatus.NOT_FOUND_404, "Nothing is bound to path '" + path + "'");
         return true;
     }

@@ -44,20 +44,28 @@ public record DocumentKey(long orderKey, String id) implements Comparable<Docume
         return byKey != 0 ? byKey : compareCodePoints(id, other.id);
     }
 
-    /** Code point order, unlike {@link String#compareTo}, which orders by UTF-16 units. */
+    /**
+     * Code point order, unlike {@link String#compareTo}, which orders by UTF-16 units. Compares units, and only where
+     * they first differ moves surrogates (code points above U+FFFF) above U+E000–U+FFFF, where code point order puts
+     * them: a comparison in a sorted map's hot path, so no code point decoding.
+     */
     static int compareCodePoints(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
+        int common = Math.min(a.length(), b.length());
+        for (int i = 0; i < common; i++) {
+            char ca = a.charAt(i);
+            char cb = b.charAt(i);
             if (ca != cb) {
-                return Integer.compare(ca, cb);
+                return Integer.compare(codePointRank(ca), codePointRank(cb));
             }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
         }
-        return Boolean.compare(i < a.length(), j < b.length());
+        return Integer.compare(a.length(), b.length());
+    }
+
+    private static int codePointRank(char unit) {
+        if (unit < Character.MIN_SURROGATE) {
+            return unit;
+        }
+        return unit <= Character.MAX_SURROGATE ? unit + 0x2000 : unit - 0x800;
     }
 
     @Override

@@ -48,4 +48,23 @@ class DocumentKeyTest {
         assertTrue(superbucket.contains(DocumentKey.of(b).orderKey()));
     }
 
+    @Test
+    void compareCodePoints_agreesWithDecodedCodePoints_onRandomMixedStrings() {
+        java.util.Random random = new java.util.Random(42);
+        int[] pool = { 'a', 'b', 'z', 0x7f, 0xe9, 0x4e2d, 0xd7ff, 0xe000, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff };
+        for (int n = 0; n < 20000; n++) {
+            String a = randomString(random, pool);
+            String b = random.nextInt(4) == 0 ? a + randomString(random, pool) : randomString(random, pool);
+            int expected = Integer.signum(java.util.Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray()));
+            assertEquals(expected, Integer.signum(DocumentKey.compareCodePoints(a, b)), a + " vs " + b);
+        }
+    }
+
+    private static String randomString(java.util.Random random, int[] pool) {
+        StringBuilder text = new StringBuilder();
+        for (int i = random.nextInt(5); i > 0; i--)
+            text.appendCodePoint(pool[random.nextInt(pool.length)]);
+        return text.toString();
+    }
+
 }

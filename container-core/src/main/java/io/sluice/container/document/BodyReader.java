@@ -219,6 +219,11 @@ public final class BodyReader {
 
     /** Throws 400 unless {@code bytes[0, length)} is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
     static void checkUtf8(byte[] bytes, int length) {
+        int ascii = 0;
+        while (ascii < length && bytes[ascii] >= 0)
+            ascii++;
+        if (ascii == length)
+            return; // plain ASCII, like most feeds: nothing to decode
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                                                        .onMalformedInput(CodingErrorAction.REPORT)
                                                        .onUnmappableCharacter(CodingErrorAction.REPORT);
