@@ -15,6 +15,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -245,12 +246,15 @@ public final class BodyReader {
             throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Request body is not valid UTF-8 at its end");
     }
 
-    private static HttpStatusException readFailure(Throwable failure) {
+    static HttpStatusException readFailure(Throwable failure) {
         if (failure instanceof HttpException) {
             int status = ((HttpException) failure).getCode();
             if (status >= 400 && status <= 599)
                 return new HttpStatusException(status, "Failed reading request body: " + failure.getMessage());
         }
+        if (failure instanceof TimeoutException)
+            return new HttpStatusException(HttpStatus.REQUEST_TIMEOUT_408, "Request body did not arrive in time: "
+                                                                          + failure.getMessage());
         return new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Failed reading request body: "
                                                                    + (failure.getMessage() == null ? "connection failed" : failure.getMessage()));
     }
