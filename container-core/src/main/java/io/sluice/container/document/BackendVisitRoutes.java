@@ -2,7 +2,6 @@ package io.sluice.container.document;
 
 import io.sluice.container.HttpStatusException;
 import io.sluice.container.Json;
-import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
@@ -19,8 +18,6 @@ import io.sluice.document.select.DocumentSelection;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Response;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -40,8 +36,6 @@ import java.util.function.Supplier;
  * pages of {@link WhereOperations}. Every visit start checks the handler's {@link Admission} (so overload is a 429), and the visit is cancelled when the request ends for any reason, the client going away included.
  */
 public final class BackendVisitRoutes implements VisitRoutes {
-
-    private static final Logger log = LoggerFactory.getLogger(BackendVisitRoutes.class);
 
     /** What the visit time budget leaves of the request's remaining time at least (spec §6.3). */
     private static final Duration BUDGET_MARGIN = Duration.ofSeconds(5);
@@ -95,29 +89,20 @@ public final class BackendVisitRoutes implements VisitRoutes {
     public void updateWhere(DocumentRequest request) {
         VisitParameters parameters = VisitParameters.forSelectionOperation(request, context.clusters());
         DocumentPath path = request.path();
-        DocumentId template;
-        try {
-            template = DocumentId.of("id:" + path.namespace().orElseThrow() + ":" + path.documentType().orElseThrow() + "::update-where");
-        }
-        catch (DocumentException e) {
-            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
-        }
+        DocumentId template = DocumentId.of("id:" + path.namespace().orElseThrow() + ":" + path.documentType().orElseThrow()
+                                            + "::update-where"); // a DocumentException is a 400 (Failures)
         OperationOptions options = conditional(request, parameters);
         BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
             if (failure != null) {
-                request.fail(statusOf(failure));
+                Failures.respond(request, failure, "reading the body of an update-where");
                 return;
             }
             try {
                 body.release(); // parsed into an update before this returns; the bytes are not kept
                 updateWhere(request, parameters, template, options, body);
             }
-            catch (HttpStatusException e) {
-                request.fail(e);
-            }
-            catch (RuntimeException e) {
-                log.error("Update-where for {} failed", request.pathId(), e);
-                request.respond(DocumentResponses.internalError(request.pathId()));
+            catch (RuntimeException | Error e) {
+                Failures.respond(request, e, "starting an update-where");
             }
         });
     }
@@ -125,13 +110,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
     private void updateWhere(DocumentRequest request, VisitParameters parameters, DocumentId template,
                              OperationOptions options, BodyReader.Body body) {
         context.metrics().bytesReceived(body.length());
-        ParsedUpdate parsed;
-        try {
-            parsed = updateReader.readUpdate(template, body.bytes(), 0, body.length());
-        }
-        catch (DocumentException e) {
-            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
-        }
+        ParsedUpdate parsed = updateReader.readUpdate(template, body.bytes(), 0, body.length());
         DocumentUpdate update = parsed.update().withCreateIfNonExistent(parsed.create().orElse(false));
         Map<String, String> headers = parsed.hasIgnoredFields() ? SingleDocumentOperations.IGNORED_FIELDS : Map.of();
         run(request, parameters, FieldSet.none(), "update-where", headers,
@@ -204,12 +183,8 @@ public final class BackendVisitRoutes implements VisitRoutes {
         try {
             start.run();
         }
-        catch (HttpStatusException e) {
-            request.fail(e);
-        }
-        catch (RuntimeException e) {
-            log.error("Starting a visit for {} failed", request.pathId(), e);
-            request.respond(DocumentResponses.internalError(request.pathId()));
+        catch (RuntimeException | Error e) {
+            Failures.respond(request, e, "starting a visit for");
         }
     }
 
@@ -311,8 +286,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
             rendered = reply.get();
         }
         catch (RuntimeException e) {
-            log.error("Rendering the visit response for {} failed", request.pathId(), e);
-            rendered = DocumentResponses.internalError(request.pathId());
+            rendered = Failures.reply(request.pathId(), e, "rendering the visit response for");
         }
         context.metrics().bytesSent(rendered.body().length);
         request.respond(rendered, rendered.status() == HttpStatus.OK_200 ? headers : Map.of());
@@ -322,12 +296,6 @@ public final class BackendVisitRoutes implements VisitRoutes {
     private static OperationOptions conditional(DocumentRequest request, VisitParameters parameters) {
         DocumentSelection condition = parameters.userSelection().orElseThrow();
         return OperationOptions.until(request.backendDeadline()).withBucketSpace(parameters.bucketSpace()).withCondition(condition);
-    }
-
-    private static HttpStatusException statusOf(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        return cause instanceof HttpStatusException ? (HttpStatusException) cause
-                                                    : new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Failed reading request body");
     }
 
 }

@@ -1,7 +1,6 @@
 package io.sluice.container.document;
 
 import io.sluice.container.HttpStatusException;
-import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import org.eclipse.jetty.http.HttpStatus;
 
@@ -105,12 +104,7 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
         String keyValues = group.map(g -> "g=" + g)
                                 .orElseGet(() -> number.isPresent() ? "n=" + Long.toUnsignedString(number.getAsLong()) : "");
         String id = "id:" + namespace.get() + ":" + documentType.get() + ":" + keyValues + ":" + userSpecific.get();
-        try {
-            return DocumentId.of(id);
-        }
-        catch (DocumentException e) {
-            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
-        }
+        return DocumentId.of(id); // a DocumentException is a 400 (Failures)
     }
 
     /** The 404 for a path no route matches, listing the path specifications. */

@@ -134,13 +134,9 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         try {
             dispatch(method, rawPath, exchange);
         }
-        catch (HttpStatusException e) {
-            exchange.respond(e.status(), DocumentResponses.error(rawPath, e).body());
-        }
         catch (RuntimeException | Error e) {
-            if ( ! FatalErrors.report(e))
-                log.error("Unexpected failure handling {} {}", method, rawPath, e);
-            exchange.respond(HttpStatus.INTERNAL_SERVER_ERROR_500, DocumentResponses.internalError(rawPath).body());
+            DocumentResponses.Reply reply = Failures.reply(rawPath, e, "handling " + method);
+            exchange.respond(reply.status(), reply.body());
         }
         return true;
     }

@@ -24,7 +24,6 @@ import org.slf4j.LoggerFactory;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -134,21 +133,11 @@ final class SingleDocumentOperations {
     }
 
     private FieldSet fieldSet(String spec) {
-        try {
-            return FieldSet.parse(spec, context.clusters().types());
-        }
-        catch (DocumentException e) {
-            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
-        }
+        return FieldSet.parse(spec, context.clusters().types()); // a DocumentException is a 400 (Failures)
     }
 
     private static TensorFormat tensorFormat(String value) {
-        try {
-            return TensorFormat.fromParameter(value);
-        }
-        catch (DocumentException e) {
-            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage());
-        }
+        return TensorFormat.fromParameter(value);
     }
 
     private static OperationOptions options(DocumentRequest request, ContentClusters.Cluster cluster, DocumentId id) {
@@ -185,23 +174,16 @@ final class SingleDocumentOperations {
     private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<BodyReader.Body, Prepared> parse) {
         BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                request.fail(cause instanceof HttpStatusException ? (HttpStatusException) cause
-                                                                  : new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Failed reading request body"));
+                Failures.respond(request, failure, "reading the body of " + type);
                 return;
             }
             context.metrics().bytesReceived(body.length());
             try {
                 admitRead(request, type, id, body, parse);
             }
-            catch (HttpStatusException e) {
+            catch (RuntimeException | Error e) {
                 body.release();
-                request.fail(e);
-            }
-            catch (RuntimeException e) {
-                body.release();
-                log.error("Admitting {} of {} failed", type, request.pathId(), e);
-                request.respond(DocumentResponses.internalError(request.pathId()));
+                Failures.respond(request, e, "admitting " + type);
             }
         });
     }
@@ -217,23 +199,13 @@ final class SingleDocumentOperations {
         try {
             prepared = parse.apply(body);
         }
-        catch (HttpStatusException e) {
+        catch (RuntimeException | Error e) {
             permit.release();
             body.release();
-            context.metrics().operation(type, "invalid");
-            request.fail(e);
+            if (Failures.expected(e) != null)
+                context.metrics().operation(type, "invalid");
+            Failures.respond(request, e, "parsing " + type);
             return;
-        }
-        catch (DocumentException e) {
-            permit.release();
-            body.release();
-            context.metrics().operation(type, "invalid");
-            request.fail(new HttpStatusException(HttpStatus.BAD_REQUEST_400, e.getMessage()));
-            return;
-        }
-        catch (RuntimeException e) {
-            permit.release();
-            throw e;
         }
         run(request, type, id, permit, body, prepared.call(),
             outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()),
@@ -260,9 +232,9 @@ final class SingleDocumentOperations {
             permit.release();
             if (body != null)
                 body.release();
-            if (failure != null) {
-                log.error("Backend {} for {} failed", type, request.pathId(), failure);
+            if (failure != null) { // backends answer with outcomes: an exception here is a bug
                 context.metrics().operation(type, "error");
+                log.error("Backend {} for {} failed", type, request.pathId(), failure);
                 request.respond(DocumentResponses.internalError(request.pathId()));
                 return;
             }
@@ -276,8 +248,7 @@ final class SingleDocumentOperations {
                 reply = render.apply(result);
             }
             catch (RuntimeException e) {
-                log.error("Rendering {} for {} failed", result, request.pathId(), e);
-                reply = DocumentResponses.internalError(request.pathId());
+                reply = Failures.reply(request.pathId(), e, "rendering " + result + " for");
             }
             request.respond(reply, result.isSuccess() ? headers : Map.of());
         });

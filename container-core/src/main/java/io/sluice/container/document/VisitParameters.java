@@ -158,21 +158,11 @@ record VisitParameters(ContentClusters.Cluster cluster, BucketSpace bucketSpace,
     }
 
     private static DocumentSelection parseSelection(String selection) {
-        try {
-            return DocumentSelection.parse(selection);
-        }
-        catch (DocumentException e) {
-            throw badRequest(e.getMessage());
-        }
+        return DocumentSelection.parse(selection); // a DocumentException is a 400 (Failures)
     }
 
     private static FieldSet fieldSet(String spec, ContentClusters clusters) {
-        try {
-            return FieldSet.parse(spec, clusters.types());
-        }
-        catch (DocumentException e) {
-            throw badRequest(e.getMessage());
-        }
+        return FieldSet.parse(spec, clusters.types()); // a DocumentException is a 400 (Failures)
     }
 
     private static BucketSpace bucketSpace(String name) {

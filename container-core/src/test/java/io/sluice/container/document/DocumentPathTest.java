@@ -57,7 +57,8 @@ class DocumentPathTest {
     @Test
     void numberAboveSignedRange_failsAsIdNotAsPath() {
         DocumentPath path = DocumentPath.parse("/document/v1/ns/music/number/18446744073709551615/x");
-        assertEquals(400, assertThrows(HttpStatusException.class, path::documentId).status());
+        var invalid = assertThrows(io.sluice.document.DocumentException.class, path::documentId);
+        assertEquals(400, Failures.expected(invalid).status()); // the client's bad input, whoever catches it
     }
 
     @Test
