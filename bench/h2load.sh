@@ -9,6 +9,9 @@
 # Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~13 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
 #   DURATION=5 WARMUP=3 ROUNDS=3           seconds measured and warmed up per run, rounds per case
+#   PREWARM=20                             seconds of GET and of POST (h2c 4x256) each server gets before the rounds, so
+#                                          the JIT has compiled the request path: Sluice has far more code to compile
+#                                          than the ceiling, and C2 otherwise takes a core for most of the first round
 #   CASES='.'                              extended regex on case names ("GET h2 TLS 4x256"), e.g. 'GET .* 1x'
 #   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
 #   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST
@@ -17,8 +20,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
-  DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}" ROUNDS="${ROUNDS:-1}"
+  DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}" ROUNDS="${ROUNDS:-1}" PREWARM="${PREWARM:-2}"
 fi
+PREWARM="${PREWARM:-20}"
 DURATION="${DURATION:-5}"
 WARMUP="${WARMUP:-3}"
 ROUNDS="${ROUNDS:-3}"
@@ -128,6 +132,17 @@ run() {  # server pid request transport options protocol
       'BEGIN { printf "%.1f %.1f %d\n", ok / d, (ok > 0 ? ticks / hz * 1e6 / ok : 0), other }'
 }
 
+if (( PREWARM > 0 )); then
+  bench_log "Prewarming each server with ${PREWARM}s of GET and of POST (h2c 4x256)"
+  for server in sluice ceiling; do
+    for request in GET POST; do
+      post=()
+      [[ "$request" == POST ]] && post=(-d "$bench_work/body.json" -H 'Content-Type: application/json')
+      timeout $(( PREWARM + 60 )) h2load -c4 -m256 -t1 -D "$PREWARM" -i "$bench_work/uris-$server-clear-$request" "${post[@]}" > /dev/null 2>&1 || true
+    done
+  done
+fi
+
 declare -A rates cpus others
 bench_log "${#cases[@]} cases x $ROUNDS rounds x 2 servers, ${WARMUP}s + ${DURATION}s each"
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -153,7 +168,7 @@ echo
 echo "### h2load: /document/v1 vs the ceiling"
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version, commit $commit, engine $BENCH_ENGINE;" \
-     "$ROUNDS rounds of ${DURATION}s after ${WARMUP}s warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored" \
+     "${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored" \
      "documents, POST puts $DOCUMENT_BYTES-byte documents over $POST_IDS ids. req/s: median (min-max). CPU: server" \
      "CPU microseconds per request (median). The ceiling answers every request with a fixed small body."
 echo

@@ -118,10 +118,8 @@ bench_write_app() {
         </ssl>
       </server>
     </http>
-    <!-- Queue up to 4 096 operations before answering 429, so h2load's 4 x 256 streams are served, not refused. -->
-    <document-api>
-      <maxpendingdocs>4096</maxpendingdocs>
-    </document-api>
+    <!-- The default /document/v1 limits: admission follows the heap and the age of pending work. -->
+    <document-api/>
   </container>
   <content id="bench" version="1.0">
     <min-redundancy>1</min-redundancy>

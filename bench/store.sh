@@ -39,7 +39,7 @@ bench_build "$bench_server_jar" http-server
 bench_build "$bench_cli_jar" feed-cli
 bench_require_free_port "$STORE_PORT"
 
-# Not bench_write_app: that one raises maxpendingdocs (and adds TLS); here the /document/v1 defaults are the point.
+# Not bench_write_app: that one adds a TLS server; here only what a new user runs is the point.
 app="$bench_work/app" data="$bench_work/data"
 mkdir -p "$app/schemas"
 cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
