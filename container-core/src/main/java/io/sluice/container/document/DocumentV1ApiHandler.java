@@ -90,15 +90,16 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     }
 
     /**
-     * {@code maxpendingdocs} if configured, else a bound from the heap: each pending operation holds its request, its
-     * parsed document and its backend state, a few KiB beyond the body bytes {@code maxpendingbytes} counts. 1/16 of
-     * the heap at 32 KiB each, between 1 024 and 32 768 (a 4 GiB heap gets 8 192: 32 connections of 256 streams).
+     * {@code maxpendingdocs} if configured, else a bound from the heap: beyond its body (which {@code maxpendingbytes}
+     * and the body memory count), a pending operation holds its request and response state, its parsed document's
+     * overhead and its futures, a few KiB. 1/16 of the heap at 8 KiB each, between 1 024 and 65 536: a 1 GiB heap
+     * takes 8 192 (32 connections of 256 streams), the default heap of a 16 GiB machine 32 768.
      */
     static int maxPendingOperations(DocumentApiConfig config) {
         if (config.maxPendingDocs() > 0)
             return config.maxPendingDocs();
-        long perOperation = 32 * 1024;
-        return (int) Math.max(1024, Math.min(32768, Runtime.getRuntime().maxMemory() / 16 / perOperation));
+        long perOperation = 8 * 1024;
+        return (int) Math.max(1024, Math.min(65536, Runtime.getRuntime().maxMemory() / 16 / perOperation));
     }
 
     private static TaskScheduler jettyScheduler(Scheduler scheduler) {
