@@ -16,22 +16,7 @@ bench_build "$bench_server_jar" http-server
 bench_require_free_port "$PORT"
 
 app="$bench_work/app"
-mkdir -p "$app/schemas"
-cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
-cat > "$app/services.xml" <<XML
-<services version="1.0">
-  <container id="bench" version="1.0">
-    <http><server id="plain" port="$PORT"/></http>
-    <document-api/>
-  </container>
-  <content id="bench" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents><document type="article" mode="index"/></documents>
-    <nodes><node hostalias="node1" distribution-key="0"/></nodes>
-    <engine><embedded data-directory="$bench_work/data"/></engine>
-  </content>
-</services>
-XML
+bench_write_plain_app "$app" "$PORT" "<embedded data-directory=\"$bench_work/data\"/>"
 # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
 bench_start sluice java "-Xmx$HEAP" $BENCH_JAVA_OPTS -jar "$bench_server_jar" serve --app "$app"
 sluice_pid="$bench_last_pid"

@@ -137,6 +137,34 @@ bench_write_app() {
 XML
 }
 
+# Writes a cleartext-only application package to directory $1: port $2, the DEFAULT /document/v1 limits, and content
+# cluster "bench" with the article schema, stored by the engine element $3 (e.g. '<embedded data-directory="..."/>').
+# What a new user runs, unlike bench_write_app's TLS server.
+bench_write_plain_app() {
+  local app="$1" port="$2" engine="$3"
+  mkdir -p "$app/schemas"
+  cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
+  cat > "$app/services.xml" <<XML
+<services version="1.0">
+  <container id="bench" version="1.0">
+    <http>
+      <server id="plain" port="$port"/>
+    </http>
+    <document-api/>
+  </container>
+  <content id="bench" version="1.0">
+    <min-redundancy>1</min-redundancy>
+    <documents>
+      <document type="article" mode="index"/>
+    </documents>
+    <engine>
+      $engine
+    </engine>
+  </content>
+</services>
+XML
+}
+
 # Starts a command in the background with its output in $bench_work/$1.log; its pid is left in bench_last_pid.
 bench_start() {
   local name="$1"

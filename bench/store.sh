@@ -39,29 +39,8 @@ bench_build "$bench_server_jar" http-server
 bench_build "$bench_cli_jar" feed-cli
 bench_require_free_port "$STORE_PORT"
 
-# Not bench_write_app: that one adds a TLS server; here only what a new user runs is the point.
 app="$bench_work/app" data="$bench_work/data"
-mkdir -p "$app/schemas"
-cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
-cat > "$app/services.xml" <<XML
-<services version="1.0">
-  <container id="bench" version="1.0">
-    <http>
-      <server id="plain" port="$STORE_PORT"/>
-    </http>
-    <document-api/>
-  </container>
-  <content id="bench" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents>
-      <document type="article" mode="index"/>
-    </documents>
-    <engine>
-      <embedded data-directory="$data" sync="$SYNC"/>
-    </engine>
-  </content>
-</services>
-XML
+bench_write_plain_app "$app" "$STORE_PORT" "<embedded data-directory=\"$data\" sync=\"$SYNC\"/>"
 
 bench_log "Generating $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
 bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"

@@ -1,7 +1,6 @@
 package io.sluice.container.document;
 
 import io.sluice.config.DocumentApiConfig;
-import io.sluice.container.FatalErrors;
 import io.sluice.container.HttpStatusException;
 import io.sluice.container.Metric;
 import org.eclipse.jetty.http.HttpStatus;
