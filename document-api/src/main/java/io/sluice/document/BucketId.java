@@ -35,6 +35,11 @@ public final class BucketId implements Comparable<BucketId> {
         return new BucketId(usedBits, bits);
     }
 
+    /** Whether {@code raw} is a bucket's raw 64-bit value: its count bits say at most {@link #MAX_USED_BITS}. */
+    public static boolean isRaw(long raw) {
+        return (raw >>> COUNT_SHIFT) <= MAX_USED_BITS;
+    }
+
     /** The bucket whose raw 64-bit value (count bits included) is {@code raw}. */
     public static BucketId ofRaw(long raw) {
         return of((int) (raw >>> COUNT_SHIFT), raw);

@@ -82,7 +82,13 @@ public final class BucketConstraint {
                 return value instanceof String ? exactly(BucketId.of(LOCATION_BITS, groupLocation((String) value)))
                                                : UNCONSTRAINED;
             case BUCKET:
-                return value instanceof Long ? exactly(BucketId.ofRaw((Long) value)) : UNCONSTRAINED;
+                if (!(value instanceof Long)) {
+                    return UNCONSTRAINED;
+                }
+                if (!BucketId.isRaw((Long) value)) {
+                    return new BucketConstraint(Set.of()); // more used bits than any bucket has: no document is in it
+                }
+                return exactly(BucketId.ofRaw((Long) value));
             case WHOLE:
                 if (value instanceof String) {
                     try {

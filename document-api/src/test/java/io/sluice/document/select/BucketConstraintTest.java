@@ -55,6 +55,13 @@ class BucketConstraintTest {
     }
 
     @Test
+    void idBucketWithMoreUsedBitsThanABucketCanHave_matchesNothing() {
+        // Found by ParserFuzzTest#selection: parsing this threw IllegalArgumentException instead of constraining.
+        assertEquals(Optional.of(Set.of()), constraint("id.bucket == 0xfc00000000000000").buckets());
+        assertEquals(Optional.of(Set.of()), constraint("id.bucket == -1").buckets());
+    }
+
+    @Test
     void and_withUnconstrainedSide_keepsConstraint() {
         assertEquals(Optional.of(Set.of(BucketId.of(32, 5))),
                      constraint("(music) and (id.namespace=='space') and (id.user==5)").buckets());
