@@ -84,14 +84,18 @@ final class Values {
         }
     }
 
-    /** {@code id.bucket == b} holds when bucket {@code b} (a raw bucket id) contains the document's bucket. */
+    /**
+     * {@code id.bucket == b} holds when bucket {@code b} (a raw bucket id) contains the document's bucket; a value no
+     * bucket can have (more than 58 used bits) contains no document.
+     */
     private static Result compareBucket(Object left, ComparisonOperator operator, Object right) {
         BucketId document = (BucketId) (left instanceof BucketId ? left : right);
         Object other = left instanceof BucketId ? right : left;
         if (!(other instanceof Long) || (operator != ComparisonOperator.EQ && operator != ComparisonOperator.NE)) {
             return Result.INVALID;
         }
-        boolean contained = BucketId.ofRaw((Long) other).contains(document);
+        long raw = (Long) other;
+        boolean contained = BucketId.isRaw(raw) && BucketId.ofRaw(raw).contains(document);
         return Result.of(operator == ComparisonOperator.EQ ? contained : !contained);
     }
 

@@ -183,6 +183,14 @@ class DocumentSelectionTest {
     }
 
     @Test
+    void idBucket_valueNoBucketCanHave_containsNothing() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:mytype::1"), Map.of());
+        assertEquals(Result.FALSE, eval("id.bucket == 0xfc00000000000000", doc));
+        assertEquals(Result.FALSE, eval("id.bucket == -1", doc));
+        assertEquals(Result.TRUE, eval("id.bucket != -1", doc));
+    }
+
+    @Test
     void now_followsInjectedClock() {
         DocumentSelection selection = DocumentSelection.parse("now() > 1700000000");
         assertFalse(selection.matches(MUSIC, CLOCK));
