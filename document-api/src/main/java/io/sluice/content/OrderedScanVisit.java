@@ -12,14 +12,18 @@ import java.util.function.BooleanSupplier;
  * A visit of an engine that keeps a bucket space's entries in one structure sorted in visiting order (a sorted map,
  * an LSM tree): each batch walks the plan's units (superbuckets of the slice, or the selection's buckets) as key
  * ranges, jumping straight to the next stored key when a unit is empty, and reads nothing outside them. A batch looks
- * at no more than {@link #MAX_SCANNED_PER_BATCH} entries and units, so a sparse selection cannot hog a thread, and
- * ends with a peek at the next key, so a batch that ends where a unit ends reports the bucket boundary. There is no
+ * at no more than {@link #MAX_SCANNED_PER_BATCH} entries and units, and ends once it has taken
+ * {@link #MAX_BATCH_MILLIS} on the clock, so neither a sparse nor a costly selection can hog a thread that other
+ * operations wait for; it ends with a peek at the next key, so a batch that ends where a unit ends reports the bucket boundary. There is no
  * snapshot: writes between batches may or may not be seen. An engine supplies a {@link Cursor}.
  */
 public abstract class OrderedScanVisit extends PulledVisit {
 
     /** Entries and units one batch looks at before returning. */
     public static final int MAX_SCANNED_PER_BATCH = 4096;
+
+    /** Time after which a batch that has looked at an entry returns, as read on the visit's clock. */
+    public static final long MAX_BATCH_MILLIS = 20;
 
     private final VisitPlan plan;
     private final Executor executor;
@@ -79,6 +83,7 @@ public abstract class OrderedScanVisit extends PulledVisit {
         List<VisitEntry> out = new ArrayList<>();
         DocumentKey at = position;
         int scanned = 0;
+        long started = clock.millis();
         try (Cursor cursor = open()) {
             while (at != null) {
                 Optional<KeyRange> unit = plan.unitAt(at);
@@ -97,7 +102,8 @@ public abstract class OrderedScanVisit extends PulledVisit {
                         beyond = orderKey;
                         break;
                     }
-                    if (out.size() >= maxEntries || scanned >= MAX_SCANNED_PER_BATCH) {
+                    if (out.size() >= maxEntries || scanned >= MAX_SCANNED_PER_BATCH
+                        || (scanned > 0 && clock.millis() - started >= MAX_BATCH_MILLIS)) {
                         return batch(out, cursor.key(), false);
                     }
                     scanned++;

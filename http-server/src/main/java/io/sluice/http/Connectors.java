@@ -83,8 +83,6 @@ public final class Connectors {
         http.setRequestHeaderSize(settings.requestHeaderSize());
         http.setResponseHeaderSize(settings.responseHeaderSize());
         http.setOutputBufferSize(settings.outputBufferSize());
-        // As Vespa: document ids in /document/v1 paths may contain encoded '/' (%2F), which Jetty's default rejects.
-        http.setUriCompliance(UriCompliance.LEGACY);
         if (secure)
             http.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
         return http;

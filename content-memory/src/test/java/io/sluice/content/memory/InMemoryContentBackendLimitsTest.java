@@ -19,8 +19,11 @@ import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitSpec;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -229,6 +232,30 @@ class InMemoryContentBackendLimitsTest {
             List<VisitBatch> batches = pages(store, spec);
             assertTrue(batches.size() > 2, "batches: " + batches.size());
             assertTrue(batches.stream().allMatch(batch -> batch.entries().isEmpty()));
+        }
+    }
+
+    @Test
+    void visit_batchEndsOnceItsTimeIsUp_andTheNextGoesOn() {
+        // Each read of the visit's clock moves it 5 ms on, as a costly selection would: a batch stops after 20 ms.
+        Clock ticking = new Clock() {
+            @Override public ZoneId getZone() { return ZoneOffset.UTC; }
+            @Override public Clock withZone(ZoneId zone) { return this; }
+            @Override public Instant instant() { return clock.instant(); }
+            @Override public long millis() {
+                clock.advance(Duration.ofMillis(5));
+                return clock.millis();
+            }
+        };
+        try (InMemoryContentBackend store = backend().clock(ticking).build()) {
+            for (int i = 0; i < 50; i++) {
+                store.put(song("s" + i, "A"), options());
+            }
+            executor.runAll();
+            List<VisitBatch> batches = pages(store, VisitSpec.builder().build());
+            assertTrue(batches.size() >= 10, "batches: " + batches.size());
+            assertTrue(batches.stream().allMatch(batch -> batch.entries().size() <= 5), "batches cut by time");
+            assertEquals(50, batches.stream().mapToInt(batch -> batch.entries().size()).sum());
         }
     }
 

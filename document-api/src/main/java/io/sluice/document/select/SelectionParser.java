@@ -21,8 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Recursive-descent parser for the selection grammar: {@code and} binds tighter than {@code or}, {@code not} applies to
@@ -123,10 +121,10 @@ final class SelectionParser {
         Expression right = arithmetic(1);
         if (operator == ComparisonOperator.REGEX && right instanceof Literal && ((Literal) right).value() != null) {
             try {
-                Pattern.compile(String.valueOf(((Literal) right).value()));
-            } catch (PatternSyntaxException e) {
+                SelectionRegex.compile(String.valueOf(((Literal) right).value()));
+            } catch (SelectionRegex.InvalidPattern e) {
                 throw new SelectionParseException(input, rightStart.position(), rightStart.describe(),
-                                                  "a valid regular expression (" + e.getDescription() + ")");
+                                                  "a valid RE2 regular expression (" + e.getMessage() + ")");
             }
         }
         return new Comparison(left, operator, right);

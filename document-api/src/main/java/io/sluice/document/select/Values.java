@@ -1,5 +1,6 @@
 package io.sluice.document.select;
 
+import com.google.re2j.Pattern;
 import io.sluice.document.BucketId;
 import io.sluice.document.select.Expression.ArithmeticOperator;
 import io.sluice.document.select.Expression.ComparisonOperator;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Operations on selection values: comparisons (with any-of semantics over multi-values), arithmetic and functions.
@@ -25,9 +24,6 @@ import java.util.regex.PatternSyntaxException;
 final class Values {
 
     private static final int MAX_CACHED_PATTERNS = 64;
-    // A linear-time search reads each character a few times; these allow generous backtracking but stop runaways.
-    private static final long MIN_REGEX_BUDGET = 1_000_000;
-    private static final long REGEX_BUDGET_PER_CHAR = 1_000;
 
     /** The several values a field path reached; a comparison holds if it holds for any of them. */
     record Multi(List<Object> values) {
@@ -190,13 +186,7 @@ final class Values {
         if (pattern == null) {
             return Result.INVALID;
         }
-        String text = String.valueOf(left);
-        try {
-            long budget = Math.max(MIN_REGEX_BUDGET, REGEX_BUDGET_PER_CHAR * (text.length() + 1L));
-            return Result.of(pattern.matcher(BoundedCharSequence.of(text, budget)).find());
-        } catch (BoundedCharSequence.BudgetExceeded | StackOverflowError e) {
-            return Result.INVALID;
-        }
+        return Result.of(pattern.matcher(String.valueOf(left)).find()); // RE2: linear in the text
     }
 
     private Pattern pattern(String regex) {
@@ -205,13 +195,13 @@ final class Values {
             return cached;
         }
         try {
-            Pattern compiled = Pattern.compile(regex);
+            Pattern compiled = SelectionRegex.compile(regex);
             if (patterns.size() < MAX_CACHED_PATTERNS) {
                 patterns.put(regex, compiled);
             }
             return compiled;
-        } catch (PatternSyntaxException e) {
-            return null;
+        } catch (SelectionRegex.InvalidPattern e) {
+            return null; // only a computed pattern can be invalid here: literal ones are checked when parsed
         }
     }
 

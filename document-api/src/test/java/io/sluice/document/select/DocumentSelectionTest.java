@@ -204,9 +204,27 @@ class DocumentSelectionTest {
     }
 
     @Test
-    void regex_catastrophicBacktracking_isInvalidNotAHang() {
+    void regex_patternsThatBacktrackInJava_areDecidedInLinearTime() {
         SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "a".repeat(30) + "!"));
-        assertEquals(Result.INVALID, eval("t.s =~ \"(.*a){12}!x\"", doc));
+        assertEquals(Result.FALSE, eval("t.s =~ \"(.*a){12}!x\"", doc));
+        assertEquals(Result.TRUE, eval("t.s =~ \"(.*a){12}!\"", doc));
+        SelectionContext longValue = SelectionContext.of(DocumentId.of("id:ns:t::1"),
+                                                         Map.of("s", "a".repeat(200_000) + "!"));
+        assertEquals(Result.FALSE, eval("t.s =~ \"(a+)+$\"", longValue)); // exponential for a backtracking engine
+        assertEquals(Result.TRUE, eval("t.s =~ \"^(a|aa)+!$\"", longValue));
+    }
+
+    @Test
+    void regex_isRe2_endAnchorIsEndOfText() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "line\n"));
+        assertEquals(Result.FALSE, eval("t.s =~ \"line$\"", doc));
+        assertEquals(Result.TRUE, eval("t.s =~ \"(?m)line$\"", doc));
+    }
+
+    @Test
+    void regex_computedPatternThatIsNotRe2_isInvalid() {
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("s", "ab", "p", "a(?=b)"));
+        assertEquals(Result.INVALID, eval("t.s =~ t.p", doc));
     }
 
     @Test

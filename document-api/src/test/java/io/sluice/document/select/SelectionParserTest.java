@@ -22,6 +22,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SelectionParserTest {
 
@@ -234,6 +235,23 @@ class SelectionParserTest {
     @Test
     void parseError_invalidRegex() {
         assertEquals(11, parseError("music.a =~ '('").position());
+    }
+
+    @Test
+    void regex_lookAroundAndBackReferences_areNotRe2() {
+        assertEquals(11, parseError("music.a =~ 'a(?=b)'").position());
+        assertEquals(11, parseError("music.a =~ '(a)\\\\1'").position());
+        assertTrue(parseError("music.a =~ 'a(?=b)'").getMessage().contains("RE2"));
+    }
+
+    @Test
+    void regex_expandingToHugePrograms_isRefusedBeforeCompiling() {
+        SelectionParseException e = parseError("music.a =~ '((a{1000}){1000}){1000}'");
+        assertEquals(11, e.position());
+        assertTrue(e.getMessage().contains("expand"), e.getMessage());
+        parseError("music.a =~ '(abcdefghij){1001}'");
+        SelectionParser.parse("music.a =~ '[a-z]{1000}'");
+        SelectionParser.parse("music.a =~ '(ab|cd){500}x{3,}\\\\{5}'");
     }
 
     @Test
