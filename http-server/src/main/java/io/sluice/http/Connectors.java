@@ -44,12 +44,13 @@ public final class Connectors {
                                          Optional<SslContextFactory.Server> tls, Duration stopTimeout) {
         ConnectorConfig settings = config.connector();
         HttpConfiguration http = httpConfiguration(settings, config.ssl().isPresent());
+        HttpConfiguration http2 = HeaderSizeLimitHandler.http2Configuration(http);
         var http1 = new HttpConnectionFactory(http);
         ServerConnector connector;
         if (config.ssl().isPresent()) {
             SslContextFactory.Server sslContextFactory =
                     tls.orElseThrow(() -> new IllegalArgumentException("Server '" + config.id() + "' has <ssl> but no TLS factory was given"));
-            var h2 = configure(new HTTP2ServerConnectionFactory(http), settings);
+            var h2 = configure(new HTTP2ServerConnectionFactory(http2), settings);
             // ALPN ids are matched byte for byte: "http/1.1", not HttpConnectionFactory's protocol name "HTTP/1.1".
             var alpn = new ALPNServerConnectionFactory(ALPN_H2, ALPN_HTTP11);
             alpn.setDefaultProtocol(ALPN_HTTP11);
@@ -57,7 +58,7 @@ public final class Connectors {
             connector = new ServerConnector(server, ssl, alpn, h2, http1);
         }
         else {
-            connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http), settings));
+            connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http2), settings));
         }
         connector.setName(config.id());
         connector.setHost(host.orElse(null));

@@ -79,8 +79,8 @@ public final class SluiceServer {
         for (HandlerConfig handler : cluster.handlers())
             registry.register(UserHandlers.create(handler, builder.classLoader));
 
-        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime,
-                                                                    compression(new BindingRouter(registry.registrations())))));
+        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime, new HeaderSizeLimitHandler(
+                compression(new BindingRouter(registry.registrations()))))));
         if (cluster.accessLog().enabled())
             server.setRequestLog(JsonRequestLog.of(cluster.accessLog()));
 
