@@ -3,8 +3,10 @@ package io.sluice.http;
 import io.sluice.config.DocumentApiConfig;
 import io.sluice.container.JsonTree;
 import io.sluice.container.document.DocumentV1ApiHandler;
+import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -19,8 +21,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** /document/v1 single-document operations over real sockets: h1, h2c, h1+TLS and h2+TLS. */
 class DocumentApiProtocolTest {
@@ -73,6 +78,29 @@ class DocumentApiProtocolTest {
         assertEquals(200, response.getStatus());
         assertEquals(Map.of("pathId", "/document/v1/feeder/handshake/docid/dummy", "id", "id:feeder:handshake::dummy"),
                      JsonTree.parse(response.getContentAsString()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = { "H1", "H2C_PRIOR_KNOWLEDGE", "H2_TLS" })
+    void answerBeforeTheBodyIsRead_endsCleanly_theBodyIsDrained(Transport transport) throws Exception {
+        start(DocumentApiConfig.defaults());
+        byte[] big = ("{\"fields\":{\"artist\":\"" + "a".repeat(3 << 20) + "\"}}").getBytes(StandardCharsets.UTF_8);
+        for (String path : new String[] { "/document/v1/ns/nosuchtype/docid/a", DOC + "?dryRun=true" }) {
+            CompletableFuture<Result> done = new CompletableFuture<>();
+            var listener = new BufferingResponseListener(1 << 20) {
+                @Override
+                public void onComplete(Result result) {
+                    done.complete(result);
+                }
+            };
+            fixture.request(transport, path).method(HttpMethod.POST)
+                   .body(new BytesRequestContent("application/json", big)).send(listener);
+            Result result = done.get(60, TimeUnit.SECONDS);
+            // A reset stream (RST_STREAM CANCEL) or a closed connection would fail the request side.
+            assertNull(result.getRequestFailure(), path);
+            assertNull(result.getResponseFailure(), path);
+            assertEquals(path.contains("dryRun") ? 200 : 400, result.getResponse().getStatus(), listener.getContentAsString());
+        }
     }
 
     @ParameterizedTest

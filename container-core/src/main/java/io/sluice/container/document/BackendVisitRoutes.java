@@ -92,7 +92,8 @@ public final class BackendVisitRoutes implements VisitRoutes {
         DocumentId template = DocumentId.of("id:" + path.namespace().orElseThrow() + ":" + path.documentType().orElseThrow()
                                             + "::update-where"); // a DocumentException is a 400 (Failures)
         OperationOptions options = conditional(request, parameters);
-        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
+        request.exchange().readingBody(BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(),
+                                                       context.bodies())).whenComplete((body, failure) -> {
             if (failure != null) {
                 Failures.respond(request, failure, "reading the body of an update-where");
                 return;

@@ -2,6 +2,8 @@ package io.sluice.container.document;
 
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -10,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
@@ -18,6 +21,13 @@ import java.util.function.LongConsumer;
  * One request/response pair whose response is sent exactly once, whoever gets there first: the operation's outcome,
  * the deadline timer, or a failure. Everything that ends a request goes through {@link #respond} or
  * {@link #takeOver}; both return {@code false} to a latecomer, which must then do nothing. Thread-safe.
+ *
+ * <p>A response sent before the request body was read (a dry run, an unknown document type, a bad parameter) does
+ * not end the exchange until the rest of the body has arrived and been discarded, up to {@link #DRAIN_LIMIT} bytes
+ * (not after a 413: there the body is what was refused).
+ * Ending it earlier makes Jetty reset the HTTP/2 stream with {@code CANCEL} (RFC 9113 §8.1 asks for a drained body or
+ * {@code NO_ERROR}), which clients count as a transport failure and retry, and closes an HTTP/1.1 connection. A body
+ * being read ({@link #readingBody}) when the response is sent is waited for the same way.
  */
 public final class Exchange {
 
@@ -33,6 +43,13 @@ public final class Exchange {
     private final List<IntConsumer> completionListeners = new ArrayList<>();
     private final List<Runnable> completionHooks = new ArrayList<>();
     private boolean callbackCompleted = false; // guarded by completionHooks
+    private final Object bodyLock = new Object();
+    private boolean bodyReading = false;  // guarded by bodyLock: a reader of the body has started
+    private boolean bodyEnded = false;    // guarded by bodyLock: that reader has ended
+    private boolean responseSent = false; // guarded by bodyLock: the response is written and waits for the body
+
+    /** Most request body bytes discarded after an early response; a larger body's stream is reset instead. */
+    static final long DRAIN_LIMIT = 64L << 20;
 
     public Exchange(Request request, Response response, Callback callback) {
         this(request, response, callback, bytes -> { });
@@ -104,15 +121,72 @@ public final class Exchange {
             return false;
         response.setStatus(status);
         headers.forEach((name, value) -> response.getHeaders().put(name, value));
+        Callback written = Callback.from(this::responseWritten, callback::failed);
         if (body.length == 0) {
-            callback.succeeded();
+            response.write(true, null, written);
             return true;
         }
         response.getHeaders().put(CONTENT_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         bodyBytes.accept(body.length);
-        response.write(true, ByteBuffer.wrap(body), callback);
+        response.write(true, ByteBuffer.wrap(body), written);
         return true;
+    }
+
+    /**
+     * Tells this exchange that {@code reading} reads the request body: a response sent before it ends waits for it,
+     * instead of discarding the body itself. Returns {@code reading}.
+     */
+    public <T> CompletableFuture<T> readingBody(CompletableFuture<T> reading) {
+        synchronized (bodyLock) {
+            bodyReading = true;
+        }
+        reading.whenComplete((value, failure) -> bodyEnded());
+        return reading;
+    }
+
+    private void bodyEnded() {
+        synchronized (bodyLock) {
+            bodyEnded = true;
+            if ( ! responseSent)
+                return;
+        }
+        callback.succeeded();
+    }
+
+    private void responseWritten() {
+        synchronized (bodyLock) {
+            if (bodyReading && ! bodyEnded) {
+                responseSent = true; // the reader's end completes the exchange
+                return;
+            }
+            bodyReading = true; // nobody else reads it now: discard what is left
+            bodyEnded = true;
+        }
+        if (request.getLength() > DRAIN_LIMIT || response.getStatus() == HttpStatus.PAYLOAD_TOO_LARGE_413)
+            callback.succeeded(); // not worth the wait, or the body is what was refused: Jetty resets the stream
+        else
+            drain(DRAIN_LIMIT);
+    }
+
+    /** Reads and discards the rest of the request body, then completes the callback. */
+    private void drain(long allowance) {
+        long left = allowance;
+        while (true) {
+            Content.Chunk chunk = request.read();
+            if (chunk == null) {
+                long remaining = left;
+                request.demand(() -> drain(remaining));
+                return;
+            }
+            boolean end = chunk.isLast() || Content.Chunk.isFailure(chunk);
+            left -= chunk.remaining();
+            chunk.release();
+            if (end || left < 0) {
+                callback.succeeded();
+                return;
+            }
+        }
     }
 
     /** {@link #respond(int, byte[], Map)} without extra headers. */

@@ -172,7 +172,8 @@ final class SingleDocumentOperations {
      * the backend, which applies them in that order, in the order their bodies complete.
      */
     private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<BodyReader.Body, Prepared> parse) {
-        BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(), context.bodies()).whenComplete((body, failure) -> {
+        request.exchange().readingBody(BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(),
+                                                       context.bodies())).whenComplete((body, failure) -> {
             if (failure != null) {
                 Failures.respond(request, failure, "reading the body of " + type);
                 return;
