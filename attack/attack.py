@@ -339,15 +339,17 @@ def case_invalid_utf8(server, case):
 
 
 def case_arithmetic(server, case):
-    """increment by 1e400 and divide by zero: 400, the document unchanged."""
-    status, body, _ = request("POST", DOC + "arith", body=b'{"fields":{"year":7}}', port=server.port)
+    """increment by 1e400, divide by zero, and an int field at its largest incremented by 1: 400, the document
+    unchanged."""
+    status, body, _ = request("POST", DOC + "arith", body=b'{"fields":{"year":2147483647}}', port=server.port)
     case.expect(status == 200, "setup put")
-    for update in (b'{"fields":{"year":{"increment":1e400}}}', b'{"fields":{"year":{"divide":0}}}'):
+    for update in (b'{"fields":{"year":{"increment":1e400}}}', b'{"fields":{"year":{"divide":0}}}',
+                   b'{"fields":{"year":{"increment":1}}}'):
         status, body, _ = request("PUT", DOC + "arith", body=update, port=server.port)
         case.status(status, body)
         case.expect(status == 400, "400 for " + update.decode())
     status, body, _ = request("GET", DOC + "arith", port=server.port)
-    case.expect(status == 200 and json.loads(body)["fields"].get("year") == 7, "year still 7")
+    case.expect(status == 200 and json.loads(body)["fields"].get("year") == 2147483647, "year unchanged")
 
 
 def case_slow_bodies(server, case):

@@ -7,6 +7,31 @@ public sealed interface NumericValue extends FieldValue permits IntValue, LongVa
 
     long longValue();
 
+    /**
+     * The result of an arithmetic update as a value of {@code type}, refusing one the type cannot hold instead of
+     * saturating or wrapping it (an int field at 2147483647 incremented by 1 is an error, not 2147483647).
+     *
+     * @throws InvalidDocumentException naming the result and the type, if it is out of range or not a number
+     */
+    static NumericValue arithmeticResult(PrimitiveType type, double value) {
+        double low, high; // the result must be in [low, high) once truncated toward zero
+        switch (type) {
+            case INT: low = -0x1p31; high = 0x1p31; break;
+            case LONG: low = -0x1p63; high = 0x1p63; break;
+            case BYTE: low = -0x1p7; high = 0x1p7; break;
+            case FLOAT: low = -Float.MAX_VALUE; high = Math.nextUp((double) Float.MAX_VALUE); break;
+            case FLOAT16: low = -65504; high = Math.nextUp(65504.0); break;
+            default: low = -Double.MAX_VALUE; high = Double.POSITIVE_INFINITY; break;
+        }
+        boolean integral = type == PrimitiveType.INT || type == PrimitiveType.LONG || type == PrimitiveType.BYTE;
+        double checked = integral ? (value < 0 ? Math.ceil(value) : Math.floor(value)) : value;
+        if (Double.isNaN(value) || checked < low || checked >= high || (!integral && Double.isInfinite(value))) {
+            throw new InvalidDocumentException("Arithmetic update result " + value + " is out of range for a field of type "
+                                               + type);
+        }
+        return of(type, value);
+    }
+
     /** This number converted to the given numeric primitive type (Java narrowing rules). */
     static NumericValue of(PrimitiveType type, double value) {
         switch (type) {

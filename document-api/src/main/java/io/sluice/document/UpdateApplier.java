@@ -30,7 +30,7 @@ final class UpdateApplier {
         if (update instanceof ValueUpdate.RemoveValues) return remove((ValueUpdate.RemoveValues) update, current);
         if (update instanceof ValueUpdate.Arithmetic) {
             double value = current == null ? 0 : ((NumericValue) current).doubleValue();
-            return NumericValue.of((PrimitiveType) type, ((ValueUpdate.Arithmetic) update).apply(value));
+            return NumericValue.arithmeticResult((PrimitiveType) type, ((ValueUpdate.Arithmetic) update).apply(value));
         }
         if (update instanceof ValueUpdate.Match) return match((ValueUpdate.Match) update, current, type);
         if (update instanceof TensorAddUpdate) return tensorAdd((TensorAddUpdate) update, (TensorValue) current);
@@ -176,6 +176,6 @@ final class UpdateApplier {
         if (current == null) return null;
         FieldPathUpdate.Arithmetic arithmetic = (FieldPathUpdate.Arithmetic) operation;
         double value = arithmetic.operator().apply(((NumericValue) current).doubleValue(), arithmetic.operand());
-        return NumericValue.of((PrimitiveType) type, value);
+        return NumericValue.arithmeticResult((PrimitiveType) type, value);
     }
 }
