@@ -1,6 +1,7 @@
 package io.sluice.content;
 
 import io.sluice.document.DocumentException;
+import io.sluice.document.UpdateOutOfRangeException;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -111,8 +112,11 @@ public final class OperationSequencer {
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
+        if (cause instanceof UpdateOutOfRangeException) {
+            return Outcome.invalid(cause.getMessage()); // the client's update does not fit the stored values
+        }
         if (cause instanceof DocumentException) {
-            return Outcome.error(cause.getMessage());
+            return Outcome.error(cause.getMessage()); // e.g. a stored document that no longer fits its schema
         }
         return failures.apply(what, cause);
     }

@@ -44,6 +44,11 @@ public final class Outcome {
          * could not tell in time whether a write it had started was applied, so it may have been.
          */
         TIMEOUT,
+        /**
+         * The operation cannot apply to the document it met, e.g. an arithmetic update whose result the field's type
+         * cannot hold; nothing was written (400).
+         */
+        INVALID,
         /** Anything else went wrong (500). */
         ERROR
     }
@@ -137,6 +142,10 @@ public final class Outcome {
 
     public static Outcome timeout(String message) {
         return of(Status.TIMEOUT, message);
+    }
+
+    public static Outcome invalid(String message) {
+        return of(Status.INVALID, message);
     }
 
     public static Outcome error(String message) {

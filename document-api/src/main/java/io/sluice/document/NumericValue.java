@@ -11,7 +11,7 @@ public sealed interface NumericValue extends FieldValue permits IntValue, LongVa
      * The result of an arithmetic update as a value of {@code type}, refusing one the type cannot hold instead of
      * saturating or wrapping it (an int field at 2147483647 incremented by 1 is an error, not 2147483647).
      *
-     * @throws InvalidDocumentException naming the result and the type, if it is out of range or not a number
+     * @throws UpdateOutOfRangeException naming the result and the type, if it is out of range or not a number
      */
     static NumericValue arithmeticResult(PrimitiveType type, double value) {
         double low, high; // the result must be in [low, high) once truncated toward zero
@@ -26,7 +26,7 @@ public sealed interface NumericValue extends FieldValue permits IntValue, LongVa
         boolean integral = type == PrimitiveType.INT || type == PrimitiveType.LONG || type == PrimitiveType.BYTE;
         double checked = integral ? (value < 0 ? Math.ceil(value) : Math.floor(value)) : value;
         if (Double.isNaN(value) || checked < low || checked >= high || (!integral && Double.isInfinite(value))) {
-            throw new InvalidDocumentException("Arithmetic update result " + value + " is out of range for a field of type "
+            throw new UpdateOutOfRangeException("Arithmetic update result " + value + " is out of range for a field of type "
                                                + type);
         }
         return of(type, value);

@@ -282,6 +282,15 @@ public abstract class ContentBackendConformanceTest {
     }
 
     @Test
+    void update_resultOutOfTheFieldsRange_isInvalidAndWritesNothing() {
+        put(song("a", "Blue", Integer.MAX_VALUE));
+        Outcome outcome = await(backend.update(TestUpdates.increment(MUSIC, id("a"), "year", 1), options()));
+        assertEquals(Status.INVALID, outcome.status());
+        assertEquals("Arithmetic update result 2.147483648E9 is out of range for a field of type int", outcome.message());
+        assertEquals(song("a", "Blue", Integer.MAX_VALUE), get(id("a")).document().orElseThrow());
+    }
+
+    @Test
     void update_missing_succeedsNotFoundAndWritesNothing() {
         Outcome outcome = await(backend.update(TestUpdates.assign(MUSIC, id("a"), "year", new IntValue(2020)),
                                                options()));

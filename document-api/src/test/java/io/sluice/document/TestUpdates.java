@@ -12,6 +12,13 @@ public final class TestUpdates {
         return DocumentUpdate.builder(type, id).update(field, new ValueUpdate.Assign(value)).build();
     }
 
+    /** Adds {@code amount} to the numeric field {@code field}. */
+    public static DocumentUpdate increment(DocumentType type, DocumentId id, String field, double amount) {
+        return DocumentUpdate.builder(type, id)
+                             .update(field, new ValueUpdate.Arithmetic(ValueUpdate.Arithmetic.Operator.INCREMENT, amount))
+                             .build();
+    }
+
     /** Appends {@code element} to the array field {@code field}. */
     public static DocumentUpdate append(DocumentType type, DocumentId id, String field, FieldValue element) {
         return DocumentUpdate.builder(type, id).update(field, new ValueUpdate.AddElements(List.of(element))).build();

@@ -47,8 +47,8 @@ public final class DocumentResponses {
 
     /**
      * The response to a backend outcome for document {@code id}: 200 with {@code {"pathId","id"[,"trace"]}} for
-     * success, 404 with the same body for a get that found nothing, and for every failure its status (412, 429, 503,
-     * 504, 507, 500) with {@code message}. A found document is rendered by {@link #document} instead.
+     * success, 404 with the same body for a get that found nothing, and for every failure its status (400, 412, 429,
+     * 503, 504, 507, 500) with {@code message}. A found document is rendered by {@link #document} instead.
      */
     public static Reply outcome(String pathId, DocumentId id, Outcome outcome, Trace trace) {
         switch (outcome.status()) {
@@ -68,6 +68,7 @@ public final class DocumentResponses {
             case UNAVAILABLE: return HttpStatus.SERVICE_UNAVAILABLE_503;
             case INSUFFICIENT_STORAGE: return HttpStatus.INSUFFICIENT_STORAGE_507;
             case TIMEOUT: return HttpStatus.GATEWAY_TIMEOUT_504;
+            case INVALID: return HttpStatus.BAD_REQUEST_400;
             case ERROR: return HttpStatus.INTERNAL_SERVER_ERROR_500;
             default: throw new IllegalArgumentException("Unknown outcome status " + status);
         }

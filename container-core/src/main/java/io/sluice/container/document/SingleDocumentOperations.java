@@ -264,6 +264,7 @@ final class SingleDocumentOperations {
             case UNAVAILABLE: return "unavailable";
             case INSUFFICIENT_STORAGE: return "insufficient_storage";
             case TIMEOUT: return "timeout";
+            case INVALID: return "invalid";
             default: return "error";
         }
     }
