@@ -11,6 +11,7 @@ import io.sluice.document.StringValue;
 import io.sluice.document.StructValue;
 import io.sluice.document.TensorType;
 import io.sluice.document.TensorValue;
+import io.sluice.document.UpdateOutOfRangeException;
 import io.sluice.document.WeightedSetValue;
 
 import java.util.List;
@@ -70,7 +71,12 @@ class UpdateBodyFuzzTest {
     }
 
     private static void apply(DocumentUpdate update) {
-        update.applyTo(EMPTY);
-        update.applyTo(POPULATED);
+        for (Document document : List.of(EMPTY, POPULATED)) {
+            try {
+                update.applyTo(document);
+            } catch (UpdateOutOfRangeException expected) {
+                // an arithmetic result the field cannot hold: it depends on the stored value, so only applying tells
+            }
+        }
     }
 }
