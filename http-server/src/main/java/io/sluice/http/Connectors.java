@@ -7,7 +7,10 @@ import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.WindowRateControl;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -50,7 +53,12 @@ public final class Connectors {
         if (config.ssl().isPresent()) {
             SslContextFactory.Server sslContextFactory =
                     tls.orElseThrow(() -> new IllegalArgumentException("Server '" + config.id() + "' has <ssl> but no TLS factory was given"));
-            var h2 = configure(new HTTP2ServerConnectionFactory(http2), settings);
+            var h2 = configure(new HTTP2ServerConnectionFactory(http2) {
+                @Override
+                public Connection newConnection(Connector connector, EndPoint endPoint) {
+                    return super.newConnection(connector, new FairEndPoint(endPoint));
+                }
+            }, settings);
             // ALPN ids are matched byte for byte: "http/1.1", not HttpConnectionFactory's protocol name "HTTP/1.1".
             var alpn = new ALPNServerConnectionFactory(ALPN_H2, ALPN_HTTP11);
             alpn.setDefaultProtocol(ALPN_HTTP11);
@@ -58,7 +66,12 @@ public final class Connectors {
             connector = new ServerConnector(server, ssl, alpn, h2, http1);
         }
         else {
-            connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http2), settings));
+            connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http2) {
+                @Override
+                public Connection newConnection(Connector connector, EndPoint endPoint) {
+                    return super.newConnection(connector, new FairEndPoint(endPoint));
+                }
+            }, settings));
         }
         connector.setName(config.id());
         connector.setHost(host.orElse(null));

@@ -1,0 +1,95 @@
+package io.sluice.http;
+
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.util.Callback;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadPendingException;
+import java.nio.channels.WritePendingException;
+
+/**
+ * An HTTP/2 connection's end point that reads at most {@link #ROUND_BYTES} per wake-up: then {@link #fill} reports
+ * nothing until the connection asks to be woken again ({@link #fillInterested}), which it does at once.
+ *
+ * <p>Jetty parses HTTP/2 on the thread that woke the connection, often the selector's own, and keeps reading while
+ * bytes are there. Frames that start no request (HEADERS it answers with a stream reset, say) give it no reason to stop,
+ * so a client that sends them without pause held the selector, and every other connection on it waited: ordinary
+ * reads took 15 s. Ending each round after {@code ROUND_BYTES} lets the selector serve the others in between; a busy
+ * legitimate connection pays one more wake-up per {@code ROUND_BYTES}.
+ */
+final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
+
+    /** Bytes one wake-up of the connection reads at most. */
+    static final int ROUND_BYTES = 64 * 1024;
+
+    private final EndPoint endPoint;
+    private long left = ROUND_BYTES; // touched only by the connection's reading thread of the moment
+
+    FairEndPoint(EndPoint endPoint) {
+        this.endPoint = endPoint;
+    }
+
+    @Override
+    public EndPoint unwrap() {
+        return endPoint;
+    }
+
+    @Override
+    public int fill(ByteBuffer buffer) throws IOException {
+        if (left <= 0)
+            return 0; // the connection then asks to be woken: the selector gets its turn
+        int filled = endPoint.fill(buffer);
+        if (filled > 0)
+            left -= filled;
+        return filled;
+    }
+
+    @Override
+    public void fillInterested(Callback callback) throws ReadPendingException {
+        left = ROUND_BYTES;
+        endPoint.fillInterested(callback);
+    }
+
+    @Override
+    public boolean tryFillInterested(Callback callback) {
+        left = ROUND_BYTES;
+        return endPoint.tryFillInterested(callback);
+    }
+
+    @Override public boolean isFillInterested() { return endPoint.isFillInterested(); }
+    @Override public SocketAddress getLocalSocketAddress() { return endPoint.getLocalSocketAddress(); }
+    @Override public SocketAddress getRemoteSocketAddress() { return endPoint.getRemoteSocketAddress(); }
+    @Override public boolean isOpen() { return endPoint.isOpen(); }
+    @Override public long getCreatedTimeStamp() { return endPoint.getCreatedTimeStamp(); }
+    @Override public void shutdownOutput() { endPoint.shutdownOutput(); }
+    @Override public boolean isOutputShutdown() { return endPoint.isOutputShutdown(); }
+    @Override public boolean isInputShutdown() { return endPoint.isInputShutdown(); }
+    @Override public void close() { endPoint.close(); }
+    @Override public void close(Throwable cause) { endPoint.close(cause); }
+    @Override public SocketAddress receive(ByteBuffer buffer) throws IOException { return endPoint.receive(buffer); }
+    @Override public boolean flush(ByteBuffer... buffers) throws IOException { return endPoint.flush(buffers); }
+    @Override public boolean send(SocketAddress address, ByteBuffer... buffers) throws IOException { return endPoint.send(address, buffers); }
+    @Override public Object getTransport() { return endPoint.getTransport(); }
+    @Override public long getIdleTimeout() { return endPoint.getIdleTimeout(); }
+    @Override public void setIdleTimeout(long idleTimeout) { endPoint.setIdleTimeout(idleTimeout); }
+    @Override public void write(Callback callback, ByteBuffer... buffers) throws WritePendingException { endPoint.write(callback, buffers); }
+    @Override public void write(Callback callback, SocketAddress address, ByteBuffer... buffers) throws WritePendingException { endPoint.write(callback, address, buffers); }
+    @Override public void write(boolean last, ByteBuffer byteBuffer, Callback callback) { endPoint.write(last, byteBuffer, callback); }
+    @Override public Callback cancelWrite(Throwable cause) { return endPoint.cancelWrite(cause); }
+    @Override public Connection getConnection() { return endPoint.getConnection(); }
+    @Override public void setConnection(Connection connection) { endPoint.setConnection(connection); }
+    @Override public void onOpen() { endPoint.onOpen(); }
+    @Override public void onClose(Throwable cause) { endPoint.onClose(cause); }
+    @Override public void upgrade(Connection newConnection) { endPoint.upgrade(newConnection); }
+    @Override public SslSessionData getSslSessionData() { return endPoint.getSslSessionData(); }
+    @Override public boolean isSecure() { return endPoint.isSecure(); }
+
+    @Override
+    public String toString() {
+        return "Fair[" + endPoint + "]";
+    }
+
+}
