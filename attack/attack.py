@@ -604,6 +604,168 @@ def case_malformed_headers(server, case):
             sock.close()
 
 
+def h2_connection(server):
+    """A raw h2c connection after the preface and an empty SETTINGS; the caller reads or not."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, b""))
+    return sock
+
+
+def h2_goaway(sock, seconds):
+    """Reads what the server sends for up to `seconds`: the GOAWAY reason if one came, else None."""
+    sock.settimeout(0.5)
+    data, deadline = b"", time.time() + seconds
+    while time.time() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            return "reset"
+        if not chunk:
+            return "closed"
+        data += chunk
+        while len(data) >= 9 and len(data) >= 9 + int.from_bytes(data[:3], "big"):
+            length, kind = int.from_bytes(data[:3], "big"), data[3]
+            payload, data = data[9:9 + length], data[9 + length:]
+            if kind == 0x7:
+                return "GOAWAY_%d_%s" % (int.from_bytes(payload[4:8], "big"), payload[8:].decode(errors="replace"))
+    return None
+
+
+def flood(sock, frames, seconds, max_bytes):
+    """Sends `frames` (bytes) again and again for up to `seconds` or `max_bytes`; how many bytes went out."""
+    sent, deadline = 0, time.time() + seconds
+    try:
+        while time.time() < deadline and sent < max_bytes:
+            sock.sendall(frames)
+            sent += len(frames)
+    except OSError:
+        pass
+    return sent
+
+
+def case_rapid_reset(server, case):
+    """HTTP/2 rapid reset (CVE-2023-44487): streams opened and cancelled at once, as fast as the client can, for 5 s:
+    the API stays available and memory bounded (the server may end the connection)."""
+    sock = h2_connection(server)
+    try:
+        get = b"".join(hpack_literal(n, v) for n, v in ((":method", "GET"), (":scheme", "http"),
+                                                       (":authority", "x"), (":path", DOC + PROBE_ID)))
+        sent, stream, deadline = 0, 1, time.time() + 5
+        try:
+            while time.time() < deadline and stream < 2 ** 31 - 400:
+                batch = b"".join(h2_frame(0x1, 0x5, stream + 2 * k, get) + h2_frame(0x3, 0, stream + 2 * k, b"\0\0\0\x08")
+                                 for k in range(100))
+                sock.sendall(batch)
+                sent += 100
+                stream += 200
+        except OSError:
+            pass
+        case.note("streams_reset=%d" % sent)
+        ending = h2_goaway(sock, 2)
+        if ending:
+            case.note("server_ended_connection=" + ending.replace(" ", "_"))
+    finally:
+        sock.close()
+
+
+def case_frame_floods(server, case):
+    """Floods of SETTINGS, PING, PRIORITY, WINDOW_UPDATE and empty DATA frames, 4 s each on a connection that does not
+    read: the API stays available and memory bounded."""
+    open_stream = h2_frame(0x1, 0x4, 1, b"".join(hpack_literal(n, v) for n, v in (
+        (":method", "POST"), (":scheme", "http"), (":authority", "x"), (":path", DOC + "flood"),
+        ("content-type", "application/json"))))
+    floods = {
+        "settings": h2_frame(0x4, 0, 0, b""),
+        "ping": h2_frame(0x6, 0, 0, b"12345678"),
+        "priority": h2_frame(0x2, 0, 3, b"\0\0\0\x01\x10"),
+        "window_update": h2_frame(0x8, 0, 0, b"\0\0\0\x01"),
+        "empty_data": h2_frame(0x0, 0, 1, b""),
+    }
+    for name, frame in floods.items():
+        sock = h2_connection(server)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        try:
+            if name == "empty_data":
+                sock.sendall(open_stream)
+            sent = flood(sock, frame * 1000, 4, 200 << 20)
+            ending = h2_goaway(sock, 1)
+            case.note("%s=%dKB%s" % (name, sent // 1024, "," + ending.replace(" ", "_") if ending else ""))
+        finally:
+            sock.close()
+
+
+def case_continuation_bomb(server, case):
+    """A HEADERS frame followed by endless CONTINUATION frames (no END_HEADERS), 50 MB: the server ends the connection
+    and holds no more than its header limit."""
+    sock = h2_connection(server)
+    try:
+        start = h2_frame(0x1, 0x1, 1, hpack_literal(":method", "GET") + b"\x00\x7f\xff\xff\x7f" + b"a" * 16000)
+        sock.sendall(start)
+        sent = flood(sock, h2_frame(0x9, 0, 1, b"a" * 16384) * 16, 10, 50 << 20)
+        ending = h2_goaway(sock, 2)
+        case.note("sent=%dKB ending=%s" % (sent // 1024, (ending or "none").replace(" ", "_")))
+        case.expect(ending is not None, "the server ends the connection")
+        case.expect(sent < 50 << 20 or ending is not None, "the bomb is refused before it is all sent")
+    finally:
+        sock.close()
+
+
+def case_hpack_bomb(server, case):
+    """An HPACK bomb: one 4 KB header put in the dynamic table, then referenced 4,000 times per HEADERS frame
+    (16 MB decoded from 4 KB sent), 200 frames: refused without the memory it would take."""
+    sock = h2_connection(server)
+    try:
+        value = "v" * 4000
+        first = b"".join(hpack_literal(n, v) for n, v in ((":method", "GET"), (":scheme", "http"),
+                                                         (":authority", "x"), (":path", DOC + PROBE_ID)))
+        first += b"\x40" + bytes([len("x-bomb")]) + b"x-bomb" + b"\x7f" + bytes([(4000 - 127) & 127 | 128, (4000 - 127) >> 7]) + value.encode()
+        sock.sendall(h2_frame(0x1, 0x5, 1, first))
+        references = b"\xbe" * 4000  # index 62: the newest dynamic table entry
+        sent = 0
+        try:
+            for k in range(200):
+                sock.sendall(h2_frame(0x1, 0x5, 3 + 2 * k, first[:0] + references[:16000]))
+                sent += 1
+        except OSError:
+            pass
+        ending = h2_goaway(sock, 2)
+        case.note("frames=%d ending=%s" % (sent, (ending or "none").replace(" ", "_")))
+    finally:
+        sock.close()
+
+
+def case_smuggling(server, case):
+    """HTTP/1.1 request smuggling: Content-Length with chunked Transfer-Encoding, and two different Content-Lengths:
+    400, and the request hidden in the body is never served."""
+    smuggled = b"GET " + DOC.encode() + b"smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+    heads = [b"POST " + DOC.encode() + b"cl-te HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+             b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled,
+             b"POST " + DOC.encode() + b"cl-cl HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 0\r\n\r\n"
+             + smuggled]
+    for head in heads:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        try:
+            sock.sendall(head)
+            sock.settimeout(3)
+            data = b""
+            try:
+                while True:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+            except socket.timeout:
+                pass
+        finally:
+            sock.close()
+        responses = re.findall(rb"^HTTP/1\.1 (\d{3})", data, re.M)
+        for status in responses:
+            case.status(int(status), data)
+        case.expect(responses[:1] == [b"400"] and len(responses) == 1, "one 400 and nothing smuggled: %s" % responses)
+
+
 def case_slowloris(server, case):
     """500 connections trickling their headers: normal requests are still served (the probe)."""
     sockets = []
@@ -627,8 +789,48 @@ def case_slowloris(server, case):
             sock.close()
 
 
+def case_slowloris_keepalive(server, case):
+    """200 kept-alive connections that each complete a request, then trickle the head of the next one byte every 2 s
+    for 36 s: the server closes them (a head seen in progress at two checks 10 s apart, the first 20 s after the
+    connection opened), and reads stay served."""
+    sockets = []
+    try:
+        for _ in range(200):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.sendall(b"GET " + DOC.encode() + PROBE_ID.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            sock.recv(65536)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            sockets.append(sock)
+        closed = 0
+        for _ in range(18):
+            time.sleep(2)
+            for sock in list(sockets):
+                try:
+                    sock.sendall(b"X")
+                except OSError:
+                    closed += 1
+                    sockets.remove(sock)
+        for sock in list(sockets):  # a closed socket may only show when read
+            try:
+                sock.setblocking(False)
+                if sock.recv(1) == b"":
+                    closed += 1
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed += 1
+        case.note("closed_by_server=%d/200" % closed)
+        case.expect(closed == 200, "every trickling kept-alive connection closed by the server")
+        status, body, _ = request("GET", DOC + PROBE_ID, port=server.port, timeout=10)
+        case.status(status, body)
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 CASES = [case_big_put, case_chunked_put, case_concurrent_puts, case_gzip_bomb, case_gzip_corrupt, case_invalid_utf8,
-         case_arithmetic, case_slow_bodies, case_stalled_visits, case_long_id_h2, case_malformed_headers, case_slowloris,
+         case_arithmetic, case_slow_bodies, case_stalled_visits, case_long_id_h2, case_malformed_headers, case_rapid_reset,
+         case_frame_floods, case_continuation_bomb, case_hpack_bomb, case_smuggling, case_slowloris, case_slowloris_keepalive,
          case_regex_selection, case_bulk_h2]
 
 

@@ -79,7 +79,7 @@ public final class Connectors {
         connector.setIdleTimeout(settings.idleTimeout().toMillis());
         connector.setShutdownIdleTimeout(Math.max(1, min(SHUTDOWN_IDLE_TIMEOUT, settings.idleTimeout(), stopTimeout).toMillis()));
         connector.setAcceptedTcpNoDelay(true);
-        var firstRequest = new FirstRequestDeadline(FirstRequestDeadline.DEFAULT, (task, delay) ->
+        var firstRequest = new RequestHeadDeadline(RequestHeadDeadline.DEFAULT, (task, delay) ->
                 connector.getScheduler().schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS));
         connector.addBean(firstRequest);
         connector.setReuseAddress(true);
