@@ -467,38 +467,55 @@ def h2_get(stream, path):
     return frames
 
 
+def h2_connection(server):
+    """A raw h2c connection after the preface and an empty SETTINGS; the caller reads or not."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, b""))
+    return sock
+
+
+def h2_frames(sock, seconds):
+    """Yields the frames the server sends, as (type, flags, stream, payload), for up to `seconds`; then, or when the
+    connection ends, yields ("closed", 0, 0, b"") if it ended and stops."""
+    sock.settimeout(0.5)
+    data, deadline = b"", time.time() + seconds
+    while time.time() < deadline:
+        while len(data) >= 9 and len(data) >= 9 + int.from_bytes(data[:3], "big"):
+            length = int.from_bytes(data[:3], "big")
+            yield data[3], data[4], int.from_bytes(data[5:9], "big") & 0x7fffffff, data[9:9 + length]
+            data = data[9 + length:]
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            chunk = b""
+        if not chunk:
+            yield "closed", 0, 0, b""
+            return
+        data += chunk
+
+
 def case_long_id_h2(server, case):
     """A 70 KiB id over h2c between two normal reads on one connection, sent as plain HPACK literals (nghttp cannot send
     a path over 64 KiB): 431 for it, the reads served, no GOAWAY or reset."""
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    sock = h2_connection(server)
+    bodies, ended, closed = {}, set(), None
     try:
-        sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, b"") + h2_get(1, DOC + PROBE_ID)
-                     + h2_get(3, DOC + "x" * 70 * 1024) + h2_get(5, DOC + PROBE_ID))
-        data, bodies, ended, closed = b"", {}, set(), None
-        deadline = time.time() + 20
-        while len(ended) < 3 and closed is None and time.time() < deadline:
-            while len(data) >= 9 and len(data) >= 9 + int.from_bytes(data[:3], "big"):
-                length, kind, flags = int.from_bytes(data[:3], "big"), data[3], data[4]
-                stream = int.from_bytes(data[5:9], "big") & 0x7fffffff
-                payload, data = data[9:9 + length], data[9 + length:]
-                if kind == 0x7:
-                    closed = "GOAWAY %s" % payload[8:].decode(errors="replace")
-                elif kind == 0x3:
-                    closed = "RST_STREAM on stream %d" % stream
-                elif kind == 0x0:
-                    bodies[stream] = bodies.get(stream, b"") + payload
-                if kind in (0x0, 0x1) and flags & 0x1:
-                    ended.add(stream)
+        sock.sendall(h2_get(1, DOC + PROBE_ID) + h2_get(3, DOC + "x" * 70 * 1024) + h2_get(5, DOC + PROBE_ID))
+        for kind, flags, stream, payload in h2_frames(sock, 20):
+            if kind == "closed":
+                closed = "connection closed"
+            elif kind == 0x7:
+                closed = "GOAWAY %s" % payload[8:].decode(errors="replace")
+            elif kind == 0x3:
+                closed = "RST_STREAM on stream %d" % stream
+            elif kind == 0x0:
+                bodies[stream] = bodies.get(stream, b"") + payload
+            if kind in (0x0, 0x1) and flags & 0x1:
+                ended.add(stream)
             if len(ended) == 3 or closed is not None:
                 break
-            try:
-                chunk = sock.recv(65536)
-            except socket.timeout:
-                break
-            if not chunk:
-                closed = closed or "connection closed"
-                break
-            data += chunk
     finally:
         sock.close()
     for stream in (1, 3, 5):
@@ -562,9 +579,8 @@ def case_malformed_headers(server, case):
     sockets = []
     try:
         for _ in range(2):
-            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock = h2_connection(server)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, b""))
             sockets.append(sock)
         bad = [hpack_literal(":method", "GET") + hpack_literal(":scheme", "http") + hpack_literal(":authority", "x")
                + hpack_literal(":path", DOC + PROBE_ID) + hpack_literal("X-Upper", "1"),
@@ -604,32 +620,14 @@ def case_malformed_headers(server, case):
             sock.close()
 
 
-def h2_connection(server):
-    """A raw h2c connection after the preface and an empty SETTINGS; the caller reads or not."""
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, b""))
-    return sock
-
-
 def h2_goaway(sock, seconds):
-    """Reads what the server sends for up to `seconds`: the GOAWAY reason if one came, else None."""
-    sock.settimeout(0.5)
-    data, deadline = b"", time.time() + seconds
-    while time.time() < deadline:
-        try:
-            chunk = sock.recv(65536)
-        except socket.timeout:
-            continue
-        except OSError:
-            return "reset"
-        if not chunk:
+    """Reads what the server sends for up to `seconds`: how it ended the connection (a GOAWAY's code and reason, or
+    "closed"), or None if it did not."""
+    for kind, _, _, payload in h2_frames(sock, seconds):
+        if kind == "closed":
             return "closed"
-        data += chunk
-        while len(data) >= 9 and len(data) >= 9 + int.from_bytes(data[:3], "big"):
-            length, kind = int.from_bytes(data[:3], "big"), data[3]
-            payload, data = data[9:9 + length], data[9 + length:]
-            if kind == 0x7:
-                return "GOAWAY_%d_%s" % (int.from_bytes(payload[4:8], "big"), payload[8:].decode(errors="replace"))
+        if kind == 0x7:
+            return "GOAWAY_%d_%s" % (int.from_bytes(payload[4:8], "big"), payload[8:].decode(errors="replace"))
     return None
 
 
@@ -726,7 +724,7 @@ def case_hpack_bomb(server, case):
         sent = 0
         try:
             for k in range(200):
-                sock.sendall(h2_frame(0x1, 0x5, 3 + 2 * k, first[:0] + references[:16000]))
+                sock.sendall(h2_frame(0x1, 0x5, 3 + 2 * k, references))
                 sent += 1
         except OSError:
             pass

@@ -111,32 +111,10 @@ stop_cluster() {
 # article schema, stored in Cassandra at contact points $3 with replication factor $4.
 write_app() {
   local app="$1" port="$2" contact="$3" copies="$4"
-  mkdir -p "$app/schemas"
-  cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
-  cat > "$app/services.xml" <<XML
-<services version="1.0">
-  <container id="bench" version="1.0">
-    <http>
-      <server id="plain" port="$port"/>
-    </http>
-    <document-api>
-      <maxpendingdocs>4096</maxpendingdocs>
-    </document-api>
-  </container>
-  <content id="bench" version="1.0">
-    <min-redundancy>$copies</min-redundancy>
-    <documents>
-      <document type="article" mode="index"/>
-    </documents>
-    <nodes>
-      <node hostalias="node1" distribution-key="0"/>
-    </nodes>
-    <engine>
-      <cassandra contact-points="$contact" local-datacenter="datacenter1"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}/>
-    </engine>
-  </content>
-</services>
-XML
+  bench_write_package "$app" "<server id=\"plain\" port=\"$port\"/>" \
+    "<document-api><maxpendingdocs>4096</maxpendingdocs></document-api>" \
+    "<cassandra contact-points=\"$contact\" local-datacenter=\"datacenter1\"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}/>" \
+    "$copies"
 }
 
 # Starts the two servers on the cluster (the first creates the keyspace, so the second starts after it).

@@ -95,34 +95,23 @@ bench_require_free_port() {
   fi
 }
 
-# Writes an application package to directory $1: cleartext port $2, TLS port $3 (with bench_make_certificate's
-# certificate), /document/v1, and content cluster "bench" with the article schema, stored by $BENCH_ENGINE under $4.
-bench_write_app() {
-  local app="$1" port="$2" tls_port="$3" data="$4" engine
-  case "$BENCH_ENGINE" in
-    embedded) engine="<embedded data-directory=\"$data\"/>" ;;
-    memory) engine="<memory/>" ;;
-    *) bench_die "BENCH_ENGINE must be embedded or memory, not '$BENCH_ENGINE'" ;;
-  esac
+# Writes an application package to directory $1: the <server> elements $2 in <http>, the <document-api> element $3,
+# and content cluster "bench" with the article schema, min-redundancy $5 (default 1), stored by the engine element $4.
+# Every benchmark's package comes from here, so they differ only in what they pass.
+bench_write_package() {
+  local app="$1" servers="$2" document_api="$3" engine="$4" copies="${5:-1}"
   mkdir -p "$app/schemas"
   cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
   cat > "$app/services.xml" <<XML
 <services version="1.0">
   <container id="bench" version="1.0">
     <http>
-      <server id="plain" port="$port"/>
-      <server id="tls" port="$tls_port">
-        <ssl>
-          <private-key-file>$bench_work/key.pem</private-key-file>
-          <certificate-file>$bench_work/cert.pem</certificate-file>
-        </ssl>
-      </server>
+      $servers
     </http>
-    <!-- The default /document/v1 limits: admission follows the heap and the age of pending work. -->
-    <document-api/>
+    $document_api
   </container>
   <content id="bench" version="1.0">
-    <min-redundancy>1</min-redundancy>
+    <min-redundancy>$copies</min-redundancy>
     <documents>
       <document type="article" mode="index"/>
     </documents>
@@ -137,32 +126,29 @@ bench_write_app() {
 XML
 }
 
-# Writes a cleartext-only application package to directory $1: port $2, the DEFAULT /document/v1 limits, and content
-# cluster "bench" with the article schema, stored by the engine element $3 (e.g. '<embedded data-directory="..."/>').
-# What a new user runs, unlike bench_write_app's TLS server.
+# Writes the package of the throughput benchmarks to directory $1: cleartext port $2 and TLS port $3 (with
+# bench_make_certificate's certificate), the DEFAULT /document/v1 limits (admission follows the heap and the age of pending work), and the
+# engine BENCH_ENGINE (embedded, with its data in directory $4, or memory).
+bench_write_app() {
+  local app="$1" port="$2" tls_port="$3" data="$4" engine
+  case "$BENCH_ENGINE" in
+    embedded) engine="<embedded data-directory=\"$data\"/>" ;;
+    memory) engine="<memory/>" ;;
+    *) bench_die "BENCH_ENGINE must be embedded or memory, not '$BENCH_ENGINE'" ;;
+  esac
+  bench_write_package "$app" "<server id=\"plain\" port=\"$port\"/>
+      <server id=\"tls\" port=\"$tls_port\">
+        <ssl>
+          <private-key-file>$bench_work/key.pem</private-key-file>
+          <certificate-file>$bench_work/cert.pem</certificate-file>
+        </ssl>
+      </server>" "<document-api/>" "$engine"
+}
+
+# Writes a cleartext-only package to directory $1: port $2, the DEFAULT /document/v1 limits, stored by the engine
+# element $3 (e.g. '<embedded data-directory="..."/>'). What a new user runs, unlike bench_write_app's TLS server.
 bench_write_plain_app() {
-  local app="$1" port="$2" engine="$3"
-  mkdir -p "$app/schemas"
-  cp "$bench_root/bench/app/schemas/article.sd" "$app/schemas/"
-  cat > "$app/services.xml" <<XML
-<services version="1.0">
-  <container id="bench" version="1.0">
-    <http>
-      <server id="plain" port="$port"/>
-    </http>
-    <document-api/>
-  </container>
-  <content id="bench" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents>
-      <document type="article" mode="index"/>
-    </documents>
-    <engine>
-      $engine
-    </engine>
-  </content>
-</services>
-XML
+  bench_write_package "$1" "<server id=\"plain\" port=\"$2\"/>" "<document-api/>" "$3"
 }
 
 # Starts a command in the background with its output in $bench_work/$1.log; its pid is left in bench_last_pid.
