@@ -14,8 +14,9 @@ import java.util.function.BooleanSupplier;
  * ranges, jumping straight to the next stored key when a unit is empty, and reads nothing outside them. A batch looks
  * at no more than {@link #MAX_SCANNED_PER_BATCH} entries and units, and ends once it has taken
  * {@link #MAX_BATCH_MILLIS} on the clock, so neither a sparse nor a costly selection can hog a thread that other
- * operations wait for; it ends with a peek at the next key, so a batch that ends where a unit ends reports the bucket boundary. There is no
- * snapshot: writes between batches may or may not be seen. An engine supplies a {@link Cursor}.
+ * operations wait for; it ends with a peek at the next key, so a batch that ends where a unit ends reports the bucket
+ * boundary. Entries are weighed by the cursor's {@link Cursor#size()} before they are decoded, for the byte limit of
+ * {@link Visit#next(int, long)}. There is no snapshot: writes between batches may or may not be seen. An engine supplies a {@link Cursor}.
  */
 public abstract class OrderedScanVisit extends PulledVisit {
 
@@ -46,6 +47,9 @@ public abstract class OrderedScanVisit extends PulledVisit {
             return key().orderKey();
         }
 
+        /** The bytes the entry the cursor stands at takes in the store, known without decoding it. */
+        long size();
+
         /** What the visit returns for the entry the cursor stands at, if anything ({@link #live}, {@link #removed}). */
         Optional<VisitEntry> accept();
 
@@ -75,14 +79,15 @@ public abstract class OrderedScanVisit extends PulledVisit {
     protected abstract Cursor open();
 
     @Override
-    protected final CompletableFuture<VisitBatch> read(int maxEntries) {
-        return readOn(executor, () -> scan(maxEntries));
+    protected final CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes) {
+        return readOn(executor, () -> scan(maxEntries, maxBytes));
     }
 
-    private VisitBatch scan(int maxEntries) {
+    private VisitBatch scan(int maxEntries, long maxBytes) {
         List<VisitEntry> out = new ArrayList<>();
         DocumentKey at = position;
         int scanned = 0;
+        long bytes = 0;
         long started = clock.millis();
         try (Cursor cursor = open()) {
             while (at != null) {
@@ -104,19 +109,27 @@ public abstract class OrderedScanVisit extends PulledVisit {
                     }
                     if (out.size() >= maxEntries || scanned >= MAX_SCANNED_PER_BATCH
                         || (scanned > 0 && clock.millis() - started >= MAX_BATCH_MILLIS)) {
-                        return batch(out, cursor.key(), false);
+                        return batch(out, cursor.key(), false, 0);
+                    }
+                    long size = cursor.size();
+                    if (size > maxBytes - bytes) { // before decoding it: the batch ends here
+                        return batch(out, cursor.key(), false, out.isEmpty() ? size : 0);
                     }
                     scanned++;
-                    cursor.accept().ifPresent(out::add);
+                    Optional<VisitEntry> entry = cursor.accept();
+                    if (entry.isPresent()) {
+                        out.add(entry.get());
+                        bytes += size;
+                    }
                 }
                 at = afterUnit(range, beyond);
                 scanned++;
                 if (at != null && (out.size() >= maxEntries || scanned >= MAX_SCANNED_PER_BATCH)) {
-                    return batch(out, plan.unitAt(at).isPresent() ? at : null, true);
+                    return batch(out, plan.unitAt(at).isPresent() ? at : null, true, 0);
                 }
             }
         }
-        return batch(out, null, true);
+        return batch(out, null, true, 0);
     }
 
     /** Where to go once {@code range} is done: its end, or on to the next key's bucket; null if nothing is left. */
@@ -128,12 +141,12 @@ public abstract class OrderedScanVisit extends PulledVisit {
         return Long.compareUnsigned(beyond, end.get().orderKey()) > 0 ? DocumentKey.bucketStart(beyond) : end.get();
     }
 
-    private VisitBatch batch(List<VisitEntry> out, DocumentKey at, boolean atBoundary) {
+    private VisitBatch batch(List<VisitEntry> out, DocumentKey at, boolean atBoundary, long blockedBytes) {
         position = at;
         if (at == null) {
             return new VisitBatch(out, Optional.empty(), true, 100);
         }
-        return new VisitBatch(out, Optional.of(plan.token(at)), atBoundary, plan.percentFinished(at));
+        return new VisitBatch(out, Optional.of(plan.token(at)), atBoundary, plan.percentFinished(at), blockedBytes);
     }
 
 }

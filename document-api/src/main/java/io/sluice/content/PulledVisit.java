@@ -45,9 +45,12 @@ public abstract class PulledVisit implements Visit {
     }
 
     @Override
-    public final CompletableFuture<VisitBatch> next(int maxEntries) {
+    public final CompletableFuture<VisitBatch> next(int maxEntries, long maxBytes) {
         if (maxEntries < 1) {
             throw new IllegalArgumentException("maxEntries must be positive, but was " + maxEntries);
+        }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be positive, but was " + maxBytes);
         }
         if (cancelled) {
             return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
@@ -60,7 +63,7 @@ public abstract class PulledVisit implements Visit {
         }
         CompletableFuture<VisitBatch> batch;
         try {
-            batch = read(maxEntries);
+            batch = read(maxEntries, maxBytes);
         } catch (RuntimeException e) {
             batch = CompletableFuture.failedFuture(e);
         }
@@ -78,10 +81,11 @@ public abstract class PulledVisit implements Visit {
     }
 
     /**
-     * Reads the next batch of at most {@code maxEntries} entries, bounded in work, and moves the visit's position past
-     * it. Never called while another call's batch is outstanding. May throw instead of failing the future.
+     * Reads the next batch of at most {@code maxEntries} entries and {@code maxBytes} bytes (as {@link #next(int, long)}
+     * says), bounded in work, and moves the visit's position past it. Never called while another call's batch is
+     * outstanding. May throw instead of failing the future.
      */
-    protected abstract CompletableFuture<VisitBatch> read(int maxEntries);
+    protected abstract CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes);
 
     @Override
     public void cancel() {
@@ -110,6 +114,9 @@ public abstract class PulledVisit implements Visit {
                     }
                 } catch (Exception e) {
                     result.completeExceptionally(e);
+                } catch (Error e) { // the visit fails instead of waiting forever; the thread's owner sees the error
+                    result.completeExceptionally(e);
+                    throw e;
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -118,12 +125,15 @@ public abstract class PulledVisit implements Visit {
         return result;
     }
 
-    /** The entry a visit returns for a live {@code document} written at {@code timestamp}, if the spec takes it. */
-    protected final Optional<VisitEntry> live(Document document, long timestamp) {
+    /**
+     * The entry a visit returns for a live {@code document} written at {@code timestamp}, taking {@code size} bytes
+     * in the store, if the spec takes it.
+     */
+    protected final Optional<VisitEntry> live(Document document, long timestamp, long size) {
         if (!spec.timeRange().contains(timestamp) || !matches(DocumentSelectionContext.of(document))) {
             return Optional.empty();
         }
-        return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), timestamp));
+        return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), timestamp, size));
     }
 
     /** The entry a visit returns for a tombstone of {@code id}, of {@code type}, if the spec takes it. */

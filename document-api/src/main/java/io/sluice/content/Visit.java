@@ -23,7 +23,20 @@ public interface Visit extends AutoCloseable {
      *
      * @throws IllegalArgumentException if {@code maxEntries} is not positive
      */
-    CompletableFuture<VisitBatch> next(int maxEntries);
+    default CompletableFuture<VisitBatch> next(int maxEntries) {
+        return next(maxEntries, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #next(int)}, and the {@linkplain VisitEntry#size() sizes} of the batch's entries add up to at most
+     * {@code maxBytes}; an engine checks an entry's size before it decodes it. When the first entry a batch would
+     * hold is alone larger than {@code maxBytes}, the batch holds no entry, reports that size in
+     * {@link VisitBatch#blockedBytes()}, and leaves the visit where it stands. This is how a consumer bounds the memory
+     * one batch takes, whatever the documents' sizes.
+     *
+     * @throws IllegalArgumentException if {@code maxEntries} or {@code maxBytes} is not positive
+     */
+    CompletableFuture<VisitBatch> next(int maxEntries, long maxBytes);
 
     /** Stops the visit and releases what it holds; idempotent. An outstanding {@code next} may still complete. */
     void cancel();

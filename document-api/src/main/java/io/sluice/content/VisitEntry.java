@@ -8,28 +8,39 @@ import java.util.Optional;
 
 /**
  * One item a visit returns: a document (filtered by the visit's field set) or, with {@code includeRemoves}, the
- * tombstone of a removed one; either with the backend timestamp of that version.
+ * tombstone of a removed one; either with the backend timestamp of that version, and the engine's estimate of the
+ * bytes the entry took in its store ({@link #size()}), which is what a visit's byte limit counts.
  */
 public final class VisitEntry {
 
     private final DocumentId id;
     private final long timestamp;
     private final Document document;
+    private final long size;
 
-    private VisitEntry(DocumentId id, long timestamp, Document document) {
+    private VisitEntry(DocumentId id, long timestamp, Document document, long size) {
         this.id = Objects.requireNonNull(id, "id");
         this.timestamp = timestamp;
         this.document = document;
+        if (size < 0) {
+            throw new IllegalArgumentException("size must not be negative, but was " + size);
+        }
+        this.size = size;
     }
 
-    /** A document stored at {@code timestamp}. */
+    /** A document stored at {@code timestamp}, of unknown (zero) size. */
     public static VisitEntry put(Document document, long timestamp) {
-        return new VisitEntry(document.id(), timestamp, document);
+        return put(document, timestamp, 0);
+    }
+
+    /** A document stored at {@code timestamp}, taking about {@code size} bytes in its store. */
+    public static VisitEntry put(Document document, long timestamp, long size) {
+        return new VisitEntry(document.id(), timestamp, document, size);
     }
 
     /** The tombstone of {@code id}, removed at {@code timestamp}. */
     public static VisitEntry remove(DocumentId id, long timestamp) {
-        return new VisitEntry(id, timestamp, null);
+        return new VisitEntry(id, timestamp, null, 0);
     }
 
     public DocumentId id() {
@@ -39,6 +50,11 @@ public final class VisitEntry {
     /** Microseconds the backend assigned to this version. */
     public long timestamp() {
         return timestamp;
+    }
+
+    /** About the bytes this entry took in its store (0 if unknown); not part of equality. */
+    public long size() {
+        return size;
     }
 
     /** Whether this is a tombstone. */

@@ -631,6 +631,59 @@ public abstract class ContentBackendConformanceTest {
     }
 
     @Test
+    void visit_byteLimit_boundsEveryBatchAndLosesNothing() {
+        Set<String> expected = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            Document song = song(Integer.toString(i), "t".repeat(1000 + 30 * i), 2000);
+            assertEquals(Status.SUCCESS, put(song).status());
+            expected.add(song.id().toString());
+        }
+        long maxBytes = 10_000; // engines weigh a title of 1,000-1,870 characters at 1-2 bytes a character
+        List<VisitEntry> visited = new ArrayList<>();
+        int batches = 0;
+        try (Visit visit = backend.visit(spec().build())) {
+            VisitBatch batch;
+            do {
+                batch = await(visit.next(100, maxBytes));
+                long bytes = batch.entries().stream().mapToLong(VisitEntry::size).sum();
+                assertTrue(bytes <= maxBytes, "a batch of " + bytes + " bytes");
+                assertTrue(batch.entries().stream().allMatch(entry -> entry.size() >= 1000), "entries have sizes");
+                assertEquals(0, batch.blockedBytes(), "no entry is larger than the limit");
+                visited.addAll(batch.entries());
+                batches++;
+            } while (!batch.isFinished());
+        }
+        assertEquals(expected, ids(visited));
+        assertTrue(batches >= 3, "30 entries of at least 1,000 bytes take at least 3 batches of 10,000 bytes");
+    }
+
+    @Test
+    void visit_entryLargerThanMaxBytes_blocksWithItsSizeUntilAskedWithEnough() {
+        Document song = song("big", "t".repeat(10_000), 2000);
+        long timestamp = put(song).timestamp();
+        try (Visit visit = backend.visit(spec().build())) {
+            VisitBatch blocked;
+            do {
+                blocked = await(visit.next(10, 100));
+            } while (blocked.blockedBytes() == 0 && !blocked.isFinished());
+            assertTrue(blocked.entries().isEmpty());
+            assertTrue(blocked.blockedBytes() > 10_000, "blocked by " + blocked.blockedBytes());
+            assertFalse(blocked.isFinished());
+            VisitBatch again = await(visit.next(10, 100)); // still too small: stays where it is
+            assertEquals(blocked.blockedBytes(), again.blockedBytes());
+            List<VisitEntry> rest = new ArrayList<>();
+            VisitBatch batch = await(visit.next(10, blocked.blockedBytes()));
+            rest.addAll(batch.entries());
+            while (!batch.isFinished()) {
+                batch = await(visit.next(10, blocked.blockedBytes()));
+                rest.addAll(batch.entries());
+            }
+            assertEquals(List.of(VisitEntry.put(song, timestamp)), rest);
+            assertEquals(blocked.blockedBytes(), rest.get(0).size());
+        }
+    }
+
+    @Test
     void visit_afterFinishing_nextReturnsEmptyFinishedBatch() {
         putSongs(3);
         try (Visit visit = backend.visit(spec().build())) {

@@ -43,13 +43,13 @@ class PulledVisitTest {
         }
 
         @Override
-        protected CompletableFuture<VisitBatch> read(int maxEntries) {
+        protected CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes) {
             reads++;
             return pending = new CompletableFuture<>();
         }
 
         Optional<VisitEntry> liveEntry(Document document, long timestamp) {
-            return live(document, timestamp);
+            return live(document, timestamp, 100);
         }
 
         Optional<VisitEntry> removedEntry(long timestamp) {
@@ -107,13 +107,14 @@ class PulledVisitTest {
     @Test
     void next_nonPositive_isRefused() {
         assertThrows(IllegalArgumentException.class, () -> held(VisitSpec.builder().build()).next(0));
+        assertThrows(IllegalArgumentException.class, () -> held(VisitSpec.builder().build()).next(1, 0));
     }
 
     @Test
     void readOn_rejectingExecutor_failsAsClosed() {
         PulledVisit visit = new PulledVisit("rejecting", VisitSpec.builder().build(), clock, () -> false) {
             @Override
-            protected CompletableFuture<VisitBatch> read(int maxEntries) {
+            protected CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes) {
                 return readOn(task -> { throw new RejectedExecutionException("shut down"); }, () -> FINISHED);
             }
         };
@@ -128,6 +129,7 @@ class PulledVisitTest {
         Document recent = Document.of(MUSIC, ID).with("year", new IntValue(2001));
         Document old = Document.of(MUSIC, ID).with("year", new IntValue(1999));
         assertEquals(Optional.of(VisitEntry.put(Document.of(MUSIC, ID), 15)), visit.liveEntry(recent, 15));
+        assertEquals(100, visit.liveEntry(recent, 15).orElseThrow().size());
         assertEquals(Optional.empty(), visit.liveEntry(old, 15));
         assertEquals(Optional.empty(), visit.liveEntry(recent, 25));
     }

@@ -80,8 +80,8 @@ final class CassandraVisit extends PulledVisit {
     }
 
     @Override
-    protected CompletableFuture<VisitBatch> read(int maxEntries) {
-        return step(new ArrayList<>(), maxEntries, position, 0).handle((batch, failure) -> {
+    protected CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes) {
+        return step(new Taken(maxEntries, maxBytes), position, 0).handle((batch, failure) -> {
             if (failure != null) {
                 throw Failures.visitFailure(failure, "a visit of bucket space '" + spec.bucketSpace().wireName() + "'");
             }
@@ -89,7 +89,7 @@ final class CassandraVisit extends PulledVisit {
         });
     }
 
-    private CompletableFuture<VisitBatch> step(List<VisitEntry> out, int maxEntries, DocumentKey at, int queries) {
+    private CompletableFuture<VisitBatch> step(Taken out, DocumentKey at, int queries) {
         if (isCancelled()) {
             return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
         }
@@ -100,29 +100,29 @@ final class CassandraVisit extends PulledVisit {
         if (queries >= MAX_QUERIES_PER_BATCH) {
             return CompletableFuture.completedFuture(batch(out, at));
         }
-        int limit = (int) Math.min(MAX_ROWS_PER_QUERY, (long) (maxEntries - out.size() + 1) << queries);
+        int limit = (int) Math.min(MAX_ROWS_PER_QUERY, (long) (out.maxEntries - out.entries.size() + 1) << queries);
         KeyRange range = unit.get();
         DocumentKey from = at.compareTo(range.start()) < 0 ? range.start() : at;
         if (plan.hasExplicitBuckets() || !from.equals(range.start())) {
-            return readPartition(out, maxEntries, from, range, limit, queries);
+            return readPartition(out, from, range, limit, queries);
         }
-        return readWindow(out, maxEntries, range.first() >>> shift, limit, queries);
+        return readWindow(out, range.first() >>> shift, limit, queries);
     }
 
     /** Reads on in the partition of {@code from}, up to the end of {@code range} or of the partition. */
-    private CompletableFuture<VisitBatch> readPartition(List<VisitEntry> out, int maxEntries, DocumentKey from,
+    private CompletableFuture<VisitBatch> readPartition(Taken out, DocumentKey from,
                                                        KeyRange range, int limit, int queries) {
         int sb = cursor(from.orderKey());
         long upper = Long.compareUnsigned(range.last(), partitionLast(sb)) < 0 ? range.last() : partitionLast(sb);
         DocumentKey afterPartition = upper == -1L ? null : DocumentKey.bucketStart(upper + 1);
         BoundStatement statement = statements.readPartition().bind(sb, from.orderKey(), from.id(), upper, limit);
         return execute(statement, limit).thenComposeAsync(rows -> {
-            Optional<DocumentKey> stop = take(rows, out, maxEntries);
+            Optional<DocumentKey> stop = take(rows, out);
             if (stop.isPresent()) {
                 return CompletableFuture.completedFuture(batch(out, stop.get()));
             }
             DocumentKey next = rows.size() < limit ? afterPartition : after(rows.get(rows.size() - 1));
-            return proceed(out, maxEntries, next, queries);
+            return proceed(out, next, queries);
         }, executor);
     }
 
@@ -130,7 +130,7 @@ final class CassandraVisit extends PulledVisit {
      * Reads whole partitions: the slice's next {@link #window} superbuckets from cursor {@code first}, at most
      * {@code limit} rows of each (fewer in wide windows, so one query stays bounded).
      */
-    private CompletableFuture<VisitBatch> readWindow(List<VisitEntry> out, int maxEntries, long first, int limit,
+    private CompletableFuture<VisitBatch> readWindow(Taken out, long first, int limit,
                                                      int queries) {
         List<Integer> cursors = cursors(first);
         if (cursors.isEmpty()) {
@@ -144,7 +144,7 @@ final class CassandraVisit extends PulledVisit {
         return execute(statement, MAX_WINDOW_ROWS).thenComposeAsync(rows -> {
             window = rows.isEmpty() ? Math.min(MAX_WINDOW, window * 4) : Math.max(MIN_WINDOW, window / 2);
             if (rows.isEmpty() && !listed) {
-                return listPartitions().thenCompose(ignored -> proceed(out, maxEntries, afterWindow, queries));
+                return listPartitions().thenCompose(ignored -> proceed(out, afterWindow, queries));
             }
             Map<Integer, List<Row>> byPartition = new HashMap<>();
             for (Row row : rows) {
@@ -152,20 +152,20 @@ final class CassandraVisit extends PulledVisit {
             }
             for (int sb : cursors) {
                 List<Row> partition = byPartition.getOrDefault(sb, List.of());
-                Optional<DocumentKey> stop = take(partition, out, maxEntries);
+                Optional<DocumentKey> stop = take(partition, out);
                 if (stop.isPresent()) {
                     return CompletableFuture.completedFuture(batch(out, stop.get()));
                 }
                 if (partition.size() >= perPartition) { // cut short by the per-partition limit: read on after its last
-                    return proceed(out, maxEntries, after(partition.get(partition.size() - 1)), queries);
+                    return proceed(out, after(partition.get(partition.size() - 1)), queries);
                 }
                 long end = partitionLast(sb);
                 DocumentKey afterPartition = end == -1L ? null : DocumentKey.bucketStart(end + 1);
-                if (out.size() >= maxEntries) {
+                if (out.full()) {
                     return CompletableFuture.completedFuture(batch(out, afterPartition));
                 }
             }
-            return proceed(out, maxEntries, afterWindow, queries);
+            return proceed(out, afterWindow, queries);
         }, executor);
     }
 
@@ -201,12 +201,12 @@ final class CassandraVisit extends PulledVisit {
         });
     }
 
-    private CompletableFuture<VisitBatch> proceed(List<VisitEntry> out, int maxEntries, DocumentKey next,
+    private CompletableFuture<VisitBatch> proceed(Taken out, DocumentKey next,
                                                   int queries) {
-        if (out.size() >= maxEntries) {
+        if (out.full()) {
             return CompletableFuture.completedFuture(batch(out, next));
         }
-        return step(out, maxEntries, next, queries + 1);
+        return step(out, next, queries + 1);
     }
 
     /** Runs a read and collects all its rows, in order; its limits keep them to about {@code pageSize}. */
@@ -229,16 +229,50 @@ final class CassandraVisit extends PulledVisit {
         });
     }
 
+    /** The entries one {@link #read} collects, with their limits. */
+    private static final class Taken {
+
+        final List<VisitEntry> entries = new ArrayList<>();
+        final int maxEntries;
+        final long maxBytes;
+        long bytes = 0;
+        boolean stopped = false;  // at a row that does not fit
+        long blockedBytes = 0;    // that row's size, if no entry was taken before it
+
+        Taken(int maxEntries, long maxBytes) {
+            this.maxEntries = maxEntries;
+            this.maxBytes = maxBytes;
+        }
+
+        /** Whether no further entry may be taken. */
+        boolean full() {
+            return entries.size() >= maxEntries || stopped;
+        }
+
+    }
+
     /**
-     * Accepts rows into {@code out} until it holds {@code maxEntries}; returns the key of the first row left over,
-     * where the visit then stands, or empty if every row was taken.
+     * Accepts rows into {@code out} until it is full, or a row's body would take it past its bytes (the row is
+     * fetched, but not decoded); returns the key of the first row left over, where the visit then stands, or empty if
+     * every row was taken.
      */
-    private Optional<DocumentKey> take(List<Row> rows, List<VisitEntry> out, int maxEntries) {
+    private Optional<DocumentKey> take(List<Row> rows, Taken out) {
         for (Row row : rows) {
-            if (out.size() >= maxEntries) {
+            if (out.full()) {
                 return Optional.of(keyOf(row));
             }
-            accept(row).ifPresent(out::add);
+            StoredVersion version = StoredVersion.of(row, 3);
+            long size = version.body() == null ? 0 : version.body().length;
+            if (size > out.maxBytes - out.bytes) {
+                out.stopped = true;
+                out.blockedBytes = out.entries.isEmpty() ? size : 0;
+                return Optional.of(keyOf(row));
+            }
+            Optional<VisitEntry> entry = accept(row, version, size);
+            if (entry.isPresent()) {
+                out.entries.add(entry.get());
+                out.bytes += size;
+            }
         }
         return Optional.empty();
     }
@@ -261,25 +295,25 @@ final class CassandraVisit extends PulledVisit {
         return new DocumentKey(row.getLong(1), row.getString(2));
     }
 
-    private VisitBatch batch(List<VisitEntry> out, DocumentKey at) {
+    private VisitBatch batch(Taken out, DocumentKey at) {
         if (at != null && plan.unitAt(at).isEmpty()) {
             at = null;
         }
         position = at;
         if (at == null) {
-            return new VisitBatch(out, Optional.empty(), true, 100);
+            return new VisitBatch(out.entries, Optional.empty(), true, 100);
         }
-        return new VisitBatch(out, Optional.of(plan.token(at)), at.isBucketStart(), plan.percentFinished(at));
+        return new VisitBatch(out.entries, Optional.of(plan.token(at)), at.isBucketStart(), plan.percentFinished(at),
+                              out.blockedBytes);
     }
 
-    private Optional<VisitEntry> accept(Row row) {
-        StoredVersion version = StoredVersion.of(row, 3);
+    private Optional<VisitEntry> accept(Row row, StoredVersion version, long size) {
         if (!inTimeRange(version.timestamp())) {
             return Optional.empty(); // before decoding anything
         }
         DocumentId id = DocumentId.of(row.getString(2));
         if (version.isLive()) {
-            return live(codec.decode(id, version), version.timestamp());
+            return live(codec.decode(id, version), version.timestamp(), size);
         }
         if (!spec.includeRemoves()) {
             return Optional.empty();

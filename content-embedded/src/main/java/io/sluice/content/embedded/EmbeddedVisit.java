@@ -56,8 +56,11 @@ final class EmbeddedVisit extends OrderedScanVisit {
         ReadOptions options = new ReadOptions().setFillCache(false);
         RocksIterator iterator = db.newIterator(documents, options);
         return new Cursor() {
+            private byte[] value; // of the entry the iterator stands at, once read
+
             @Override
             public void seek(DocumentKey key) {
+                value = null;
                 iterator.seek(StoreKeys.of(key));
             }
 
@@ -86,12 +89,25 @@ final class EmbeddedVisit extends OrderedScanVisit {
             }
 
             @Override
+            public long size() {
+                return value().length;
+            }
+
+            @Override
             public Optional<VisitEntry> accept() {
-                return EmbeddedVisit.this.accept(iterator.key(), iterator.value());
+                return EmbeddedVisit.this.accept(iterator.key(), value());
+            }
+
+            private byte[] value() {
+                if (value == null) {
+                    value = iterator.value();
+                }
+                return value;
             }
 
             @Override
             public void next() {
+                value = null;
                 iterator.next();
             }
 
@@ -113,7 +129,7 @@ final class EmbeddedVisit extends OrderedScanVisit {
             if (!types.contains(id.documentType())) {
                 return Optional.empty(); // its type left the application: it cannot be decoded, nor selected
             }
-            return live(StoredValue.decode(id, value, reader), timestamp);
+            return live(StoredValue.decode(id, value, reader), timestamp, value.length);
         }
         if (!spec.includeRemoves() || tombstoneExpired.test(timestamp)) {
             return Optional.empty();

@@ -54,6 +54,11 @@ final class InMemoryVisit extends OrderedScanVisit {
             }
 
             @Override
+            public long size() {
+                return current.getValue().bytes();
+            }
+
+            @Override
             public Optional<VisitEntry> accept() {
                 return InMemoryVisit.this.accept(current.getKey(), current.getValue());
             }
@@ -70,7 +75,7 @@ final class InMemoryVisit extends OrderedScanVisit {
 
     private Optional<VisitEntry> accept(DocumentKey key, StoredEntry entry) {
         if (entry.isLive()) {
-            return live(entry.document(), entry.timestamp());
+            return live(entry.document(), entry.timestamp(), entry.bytes());
         }
         if (expired.test(entry)) {
             entries.remove(key, entry);
