@@ -193,8 +193,9 @@ public final class BackendVisitRoutes implements VisitRoutes {
         PagedVisitResponse page = new PagedVisitResponse(VisitFormat.json(request.pathId(), parameters.tensorFormat()),
                                                          parameters.wantedDocumentCount().orElse(1));
         PageDriver driver = PageDriver.start(visit, page, parameters.continuation(), context.clock(),
-                                             end, context.scheduler());
+                                             end, context.scheduler(), context.visits());
         request.exchange().whenDone(status -> driver.expire()); // the client is gone, or the deadline passed
+        request.exchange().whenCompleted(driver::releaseMemory); // the rendered page is sent
         driver.result().thenAccept(ended -> {
             context.metrics().visitedDocuments("visit", page.documentCount());
             request.trace().note(1, "Visited " + ended.batches() + " batches, " + page.documentCount() + " documents");
@@ -214,7 +215,8 @@ public final class BackendVisitRoutes implements VisitRoutes {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
         StreamedVisitResponse stream = new StreamedVisitResponse(visit, parameters.continuation(), response, exchange.callback(),
                                                                  format, parameters.wantedDocumentCount().orElse(Integer.MAX_VALUE),
-                                                                 context.clock(), end, request.trace(), context.metrics()::bytesSent);
+                                                                 context.clock(), end, request.trace(), context.metrics()::bytesSent,
+                                                                 context.visits());
         Runnable cancelTimer = context.scheduler().schedule(stream::expire, Duration.between(context.clock().instant(), end));
         // Without any continuation to end with, a stream waits for the backend until the request's deadline, then
         // is cut off: a truncated body is how a client learns that a committed response failed.
@@ -241,7 +243,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
         admit(request, () -> {
             WhereOperations operations = new WhereOperations(operation);
             PageDriver driver = PageDriver.start(open(parameters, spec), operations, parameters.continuation(),
-                                                 context.clock(), pageEnd, context.scheduler());
+                                                 context.clock(), pageEnd, context.scheduler(), context.visits());
             request.exchange().whenDone(status -> driver.expire());
             driver.result().thenAccept(end -> {
                 context.metrics().visitedDocuments(kind, operations.documentCount());

@@ -22,21 +22,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Reads a JSON request body into memory with Jetty's non-blocking read/demand loop, bounded before anything is
  * buffered: by {@code maxSize} (the inflated size for {@code Content-Encoding: gzip}, which this reader inflates and
- * checks itself) and by a shared {@link BodyMemory}, reserved before the buffer grows. The body must be valid UTF-8.
+ * checks itself) and by a shared {@link MemoryBudget}, reserved before the buffer grows. The body must be valid UTF-8.
  * One instance per body.
  */
 public final class BodyReader {
 
     private final Content.Source source;
     private final long maxSize;
-    private final BodyMemory memory;
+    private final MemoryBudget memory;
     private final GzipInflation gzip;
     private final CompletableFuture<Body> result = new CompletableFuture<>();
     private byte[] buffer;
     private int size = 0;
     private long reserved = 0;
 
-    private BodyReader(Content.Source source, long maxSize, BodyMemory memory, GzipInflation gzip, int initialCapacity) {
+    private BodyReader(Content.Source source, long maxSize, MemoryBudget memory, GzipInflation gzip, int initialCapacity) {
         this.source = source;
         this.maxSize = maxSize;
         this.memory = memory;
@@ -83,7 +83,7 @@ public final class BodyReader {
      * inflate cleanly or a body that is not UTF-8, 415 for another content encoding, and 400 (or the failure's own
      * status) when reading fails. Reading stops at the first problem.
      */
-    public static CompletableFuture<Body> read(Request request, long maxSize, BodyMemory memory) {
+    public static CompletableFuture<Body> read(Request request, long maxSize, MemoryBudget memory) {
         long limit = Math.min(maxSize, memory.capacity());
         String encoding = request.getHeaders().get(HttpHeader.CONTENT_ENCODING);
         GzipInflation gzip = null;
@@ -117,10 +117,10 @@ public final class BodyReader {
                                        + limit + " bytes. See https://docs.vespa.ai/en/writing/document-v1-api-guide.html#request-size-limit");
     }
 
-    private static HttpStatusException tooLargeForMemory(long size, BodyMemory memory) {
+    private static HttpStatusException tooLargeForMemory(long size, MemoryBudget memory) {
         return new HttpStatusException(HttpStatus.PAYLOAD_TOO_LARGE_413,
                                        "Document operation request size " + size + " bytes exceeds the " + memory.capacity()
-                                       + " bytes this server can hold for request bodies (1/" + BodyMemory.HEAP_FRACTION
+                                       + " bytes this server can hold for request bodies (1/" + MemoryBudget.HEAP_FRACTION
                                        + " of its heap); give it a larger heap to accept this document");
     }
 

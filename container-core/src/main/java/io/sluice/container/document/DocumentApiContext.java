@@ -16,10 +16,11 @@ import java.util.Objects;
  * @param admission decides whether operations may start; visit starts check it too
  * @param metrics   the handler's counters
  * @param bodies    the memory request bodies may hold at once, across requests
+ * @param visits    the memory visits may hold at once for the batches they read and render, across requests
  */
 public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig config, Clock clock,
                                  TaskScheduler scheduler, Admission admission, DocumentApiMetrics metrics,
-                                 BodyMemory bodies) {
+                                 MemoryBudget bodies, MemoryBudget visits) {
 
     public DocumentApiContext {
         Objects.requireNonNull(clusters, "clusters");
@@ -29,6 +30,7 @@ public record DocumentApiContext(ContentClusters clusters, DocumentApiConfig con
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(bodies, "bodies");
+        Objects.requireNonNull(visits, "visits");
     }
 
 }

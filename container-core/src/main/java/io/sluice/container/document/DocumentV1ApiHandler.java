@@ -66,7 +66,8 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         DocumentApiConfig config = builder.config;
         var admission = new Admission(maxPendingOperations(config), config.maxPendingBytes(), MAX_QUEUE_AGE, builder.clock);
         var metrics = new DocumentApiMetrics();
-        BodyMemory bodies = builder.bodyMemory != null ? builder.bodyMemory : BodyMemory.ofHeap();
+        MemoryBudget bodies = builder.bodyMemory != null ? builder.bodyMemory : MemoryBudget.ofHeap();
+        MemoryBudget visitMemory = builder.visitMemory != null ? builder.visitMemory : MemoryBudget.ofHeap();
         var content = new ContentClusterMetrics(builder.clusters);
         metrics.gauges(() -> {
             List<Metric> gauges = new ArrayList<>();
@@ -75,10 +76,12 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             gauges.add(Metric.gauge("httpapi_queued_age", Map.of(), admission.oldestAgeMillis() / 1000.0));
             gauges.add(Metric.gauge("httpapi_body_bytes", Map.of(), bodies.reserved()));
             gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), runningVisits.get()));
+            gauges.add(Metric.gauge("httpapi_visit_bytes", Map.of(), visitMemory.reserved()));
             gauges.addAll(content.metrics());
             return gauges;
         });
-        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, admission, metrics, bodies);
+        this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, admission, metrics, bodies,
+                                              visitMemory);
         this.maxVisits = builder.maxVisits;
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
@@ -232,7 +235,8 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         private LongSupplier nanoTime = System::nanoTime;
         private TaskScheduler scheduler;
         private int maxVisits = DEFAULT_MAX_VISITS;
-        private BodyMemory bodyMemory;
+        private MemoryBudget bodyMemory;
+        private MemoryBudget visitMemory;
         private Function<DocumentApiContext, VisitRoutes> visitRoutes = BackendVisitRoutes::new;
 
         private Builder(ContentClusters clusters, DocumentApiConfig config) {
@@ -266,9 +270,15 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             return this;
         }
 
-        /** The memory request bodies share; default {@link BodyMemory#ofHeap()}. */
-        public Builder bodyMemory(BodyMemory bodyMemory) {
+        /** The memory request bodies share; default {@link MemoryBudget#ofHeap()}. */
+        public Builder bodyMemory(MemoryBudget bodyMemory) {
             this.bodyMemory = Objects.requireNonNull(bodyMemory, "bodyMemory");
+            return this;
+        }
+
+        /** The memory visits share for the batches they read and render; default {@link MemoryBudget#ofHeap()}. */
+        public Builder visitMemory(MemoryBudget visitMemory) {
+            this.visitMemory = Objects.requireNonNull(visitMemory, "visitMemory");
             return this;
         }
 

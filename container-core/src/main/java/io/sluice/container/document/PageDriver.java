@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Pulls one page of a visit into a {@link Sink}, one {@link Visit#next} at a time, and says how the page ended: the
@@ -23,8 +24,21 @@ import java.util.concurrent.CompletionException;
  * <p>When time runs out while the backend is reading, the page ends at once with the continuation of the last batch
  * the sink took (the batch being read is dropped, so resuming returns it again); while the sink works, the page ends
  * as soon as it is done, so work it started (e.g. updates) is never repeated by resuming.
+ *
+ * <p>Memory: before each pull the page reserves {@value #HELD_PER_STORED_BYTE} times the batch's byte limit from the
+ * visits' {@link MemoryBudget} (the stored bytes, the decoded documents, what they render to), and holds it until the
+ * sink has taken the batch; what the sink keeps ({@link Sink#heldBytes()}) stays counted until {@link #releaseMemory()}.
+ * When the budget has no room, a page that has taken entries ends there (its continuation is exact), and one that has
+ * not waits for room until its time is up; only a page without entries may be granted more than the budget, alone. A batch stopped before a document larger than the limit is asked again
+ * with a limit that fits it.
  */
 final class PageDriver {
+
+    /** Heap a visit holds per stored byte of a batch it reads: the bytes, the decoded document, its rendering. */
+    static final int HELD_PER_STORED_BYTE = 4;
+
+    /** Stored bytes a page's batch may hold (unless one document alone is larger). */
+    static final long PULL_BYTES = 1 << 20;
 
     /** What takes the batches of a page. */
     interface Sink {
@@ -44,6 +58,11 @@ final class PageDriver {
         /** Whether the page must end now, even inside a bucket (continuations are exact, so this loses nothing). */
         default boolean full() {
             return false;
+        }
+
+        /** Bytes of heap the sink keeps of what it took so far (e.g. the rendered page); counted against the budget. */
+        default long heldBytes() {
+            return 0;
         }
 
     }
@@ -82,13 +101,17 @@ final class PageDriver {
 
     }
 
-    private enum Phase { READY, PULLING, PULLED, ACCEPTING, ACCEPTED, DONE }
+    private enum Phase { READY, WAITING, PULLING, PULLED, ACCEPTING, ACCEPTED, DONE }
 
     private final Visit visit;
     private final Sink sink;
     private final Clock clock;
     private final Instant pageEnd;
+    private final MemoryBudget memory;
     private final CompletableFuture<End> result = new CompletableFuture<>();
+    private final AtomicLong pullHeld = new AtomicLong();   // reserved for the batch being read or taken
+    private final AtomicLong sinkHeld = new AtomicLong();   // counted for what the sink keeps
+    private long maxBytes = PULL_BYTES;                     // guarded by this: the next pull's byte limit
 
     private Phase phase = Phase.READY;           // guarded by this
     private VisitBatch batch;                    // guarded by this: the batch pulled or being accepted
@@ -97,10 +120,13 @@ final class PageDriver {
     private boolean expired;                     // guarded by this
     private Optional<ProgressToken> continuation; // guarded by this: of the last batch accepted
     private int batches;                         // guarded by this
+    private long entries;                        // guarded by this: in the batches the sink took
     private int wip;                             // guarded by this: pending calls of step()
 
-    private PageDriver(Visit visit, Sink sink, Optional<ProgressToken> start, Clock clock, Instant pageEnd) {
+    private PageDriver(Visit visit, Sink sink, Optional<ProgressToken> start, Clock clock, Instant pageEnd,
+                       MemoryBudget memory) {
         this.visit = Objects.requireNonNull(visit, "visit");
+        this.memory = Objects.requireNonNull(memory, "memory");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.continuation = Objects.requireNonNull(start, "start");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -109,16 +135,22 @@ final class PageDriver {
 
     /**
      * Starts pulling a page of {@code visit}, which resumed from {@code start}, into {@code sink} until
-     * {@code pageEnd} on {@code clock}. Its {@link #result()} completes exactly once, normally, with how the page
-     * ended; the visit is cancelled by then.
+     * {@code pageEnd} on {@code clock}, holding what it reads in {@code memory}. Its {@link #result()} completes
+     * exactly once, normally, with how the page ended; the visit is cancelled by then. Call {@link #releaseMemory()}
+     * once the sink's content is no longer needed.
      */
     static PageDriver start(Visit visit, Sink sink, Optional<ProgressToken> start, Clock clock, Instant pageEnd,
-                            TaskScheduler scheduler) {
-        PageDriver driver = new PageDriver(visit, sink, start, clock, pageEnd);
+                            TaskScheduler scheduler, MemoryBudget memory) {
+        PageDriver driver = new PageDriver(visit, sink, start, clock, pageEnd, memory);
         Runnable cancelTimer = scheduler.schedule(driver::expire, Duration.between(clock.instant(), pageEnd));
         driver.result.whenComplete((end, failure) -> cancelTimer.run());
         driver.step();
         return driver;
+    }
+
+    /** Returns what the sink's content held of the visits' memory; idempotent. */
+    void releaseMemory() {
+        memory.release(sinkHeld.getAndSet(0));
     }
 
     /** How the page ended, once it has. */
@@ -156,6 +188,7 @@ final class PageDriver {
     private boolean stepOnce() {
         End end = null;
         boolean again = false;
+        boolean release = false;
         boolean pull = false;
         VisitBatch accept = null;
         synchronized (this) {
@@ -163,10 +196,18 @@ final class PageDriver {
                 case READY:
                     if (expired || ! clock.instant().isBefore(pageEnd))
                         end = end(Optional.empty(), true);
-                    else {
+                    else if (reserve()) {
                         phase = Phase.PULLING;
                         pull = true;
                     }
+                    else if (entries > 0)
+                        end = end(Optional.empty(), false); // no room for more: the page ends with what it has
+                    else
+                        phase = Phase.WAITING;
+                    break;
+                case WAITING:
+                    if (expired)
+                        end = end(Optional.empty(), true);
                     break;
                 case PULLING:
                     if (expired) // drop the batch being read: resuming from the last continuation returns it again
@@ -179,10 +220,13 @@ final class PageDriver {
                     else {
                         phase = Phase.ACCEPTING;
                         accept = batch;
+                        maxBytes = Math.max(PULL_BYTES, batch.blockedBytes());
                     }
                     break;
                 case ACCEPTED:
+                    release = true;
                     batches++;
+                    entries += batch.entries().size();
                     continuation = batch.continuation();
                     if (sinkFailure.isPresent())
                         end = end(sinkFailure, false);
@@ -198,6 +242,11 @@ final class PageDriver {
                     break;
             }
         }
+        if (release || end != null) { // never while holding this lock: releasing runs others' waiters
+            memory.release(pullHeld.getAndSet(0));
+            long kept = sink.heldBytes();
+            memory.force(Math.max(0, kept - sinkHeld.getAndSet(kept)));
+        }
         if (end != null) {
             visit.cancel(); // idempotent; releases what a finished visit still holds
             result.complete(end);
@@ -207,6 +256,29 @@ final class PageDriver {
         else if (accept != null)
             accept(accept);
         return again;
+    }
+
+    /**
+     * Reserves room for the next batch, or asks the budget to call {@link #memoryReleased} when there may be some;
+     * call with the lock held.
+     */
+    private boolean reserve() {
+        long bytes = HELD_PER_STORED_BYTE * maxBytes;
+        boolean reserved = entries > 0 ? memory.tryReserve(bytes) // a page with entries never grows past the budget
+                                       : memory.reserveOrWait(bytes, sinkHeld.get() + pullHeld.get(), this::memoryReleased);
+        if ( ! reserved)
+            return false;
+        pullHeld.addAndGet(bytes);
+        return true;
+    }
+
+    private void memoryReleased() {
+        synchronized (this) {
+            if (phase != Phase.WAITING)
+                return;
+            phase = Phase.READY;
+        }
+        step();
     }
 
     /** Ends the page; call with the lock held. */
@@ -222,7 +294,11 @@ final class PageDriver {
     private void pull() {
         CompletableFuture<VisitBatch> next;
         try {
-            next = visit.next(sink.nextBatchSize());
+            long limit;
+            synchronized (this) {
+                limit = maxBytes;
+            }
+            next = visit.next(sink.nextBatchSize(), limit);
         }
         catch (RuntimeException e) {
             next = CompletableFuture.failedFuture(e);

@@ -90,6 +90,12 @@ final class PagedVisitResponse implements PageDriver.Sink {
         return out.size() >= HARD_MAX_BYTES;
     }
 
+    /** The rendered page, and the copy of it the reply will be. */
+    @Override
+    public synchronized long heldBytes() {
+        return 2L * out.size();
+    }
+
     /** The number of entries written so far. */
     synchronized int documentCount() {
         return count;

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
 /**
@@ -31,6 +32,11 @@ import java.util.function.LongConsumer;
  *
  * <p>A failed write (the client is gone) or {@link #abort} cancels the visit and fails the completion callback; the
  * end of the response succeeds it. Either way the visit is cancelled, releasing what the backend holds.
+ *
+ * <p>Memory: each pull first reserves {@value PageDriver#HELD_PER_STORED_BYTE} times its byte limit from the visits'
+ * {@link MemoryBudget} and holds it until what the batch rendered to is written, so a client that stops reading holds
+ * its share of the budget, not more. Without room, the stream waits until some is released (or its time is up). A
+ * batch stopped before a document larger than the limit is asked again with a limit that fits it.
  */
 final class StreamedVisitResponse extends IteratingCallback {
 
@@ -56,6 +62,8 @@ final class StreamedVisitResponse extends IteratingCallback {
     private final Instant end;
     private final Trace trace;
     private final LongConsumer bytesWritten;
+    private final MemoryBudget memory;
+    private final AtomicLong held = new AtomicLong(); // reserved for the pulls since the last completed write
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(CHUNK_BYTES + 8192);
     private final JsonGenerator json;
 
@@ -72,6 +80,8 @@ final class StreamedVisitResponse extends IteratingCallback {
     private volatile int count = 0;        // read by documentCount() from other threads
     private int chunkEntries = 0;
     private long entryBytes = 0;           // rendered bytes of the entries so far, for the size of the next pull
+    private long maxBytes = PULL_BYTES;    // the next pull's byte limit
+    private boolean writing = false;       // whether the last action scheduled was a write
     private Optional<ProgressToken> continuation;
     private double percentFinished = 0;
     private Optional<String> message = Optional.empty();
@@ -95,10 +105,11 @@ final class StreamedVisitResponse extends IteratingCallback {
      * @param wanted       the stream ends at the first bucket boundary with at least this many entries written
      * @param end          when the visit's time is up, on {@code clock}
      * @param bytesWritten told the size of every chunk written
+     * @param memory       the visits' shared memory
      */
     StreamedVisitResponse(Visit visit, Optional<ProgressToken> start, Content.Sink sink, Callback completion,
                           VisitFormat format, int wanted, Clock clock, Instant end, Trace trace,
-                          LongConsumer bytesWritten) {
+                          LongConsumer bytesWritten, MemoryBudget memory) {
         this.visit = Objects.requireNonNull(visit, "visit");
         this.continuation = Objects.requireNonNull(start, "start");
         this.resumable = start.isPresent();
@@ -110,6 +121,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         this.end = Objects.requireNonNull(end, "end");
         this.trace = Objects.requireNonNull(trace, "trace");
         this.bytesWritten = Objects.requireNonNull(bytesWritten, "bytesWritten");
+        this.memory = Objects.requireNonNull(memory, "memory");
         try {
             this.json = factory.createGenerator(out);
         }
@@ -144,6 +156,10 @@ final class StreamedVisitResponse extends IteratingCallback {
 
     @Override
     protected Action process() throws IOException {
+        if (writing) { // what the pulls since the last write rendered to is written
+            writing = false;
+            memory.release(held.getAndSet(0));
+        }
         if ( ! started) { // commits the status and headers at once, with whatever starts the body
             started = true;
             format.start(json);
@@ -175,6 +191,8 @@ final class StreamedVisitResponse extends IteratingCallback {
             write(false);
             return Action.SCHEDULED;
         }
+        if (out.size() == 0) // nothing rendered waits to be written (a batch stopped before a large document)
+            memory.release(held.getAndSet(0));
         Pull next = new Pull();
         pull = next;
         if (expired && resumable && next.claim()) { // expire() ran before this pull was visible to it
@@ -182,9 +200,18 @@ final class StreamedVisitResponse extends IteratingCallback {
             succeeded();
             return Action.SCHEDULED;
         }
+        long reservation = PageDriver.HELD_PER_STORED_BYTE * maxBytes;
+        if ( ! memory.reserveOrWait(reservation, held.get(), () -> {
+            if (next.claim()) { // with neither batch nor failure: process() then tries again
+                completedPull = next;
+                succeeded();
+            }
+        }))
+            return Action.SCHEDULED;
+        held.addAndGet(reservation);
         CompletableFuture<VisitBatch> batch;
         try {
-            batch = visit.next(PagedVisitResponse.batchSize(count, wanted, pullSize(count, entryBytes)));
+            batch = visit.next(PagedVisitResponse.batchSize(count, wanted, pullSize(count, entryBytes)), maxBytes);
         }
         catch (RuntimeException e) {
             batch = CompletableFuture.failedFuture(e);
@@ -213,6 +240,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         VisitBatch batch = completed.batch;
         if (batch == null)
             return;
+        maxBytes = Math.max(PULL_BYTES, batch.blockedBytes());
         json.flush();
         int before = out.size();
         for (VisitEntry entry : batch.entries()) {
@@ -246,6 +274,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         out.reset();
         chunkEntries = 0;
         bytesWritten.accept(bytes.length);
+        writing = true;
         sink.write(last, ByteBuffer.wrap(bytes), this);
     }
 
@@ -260,6 +289,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     @Override
     protected void onCompleteSuccess() {
         visit.cancel();
+        memory.release(held.getAndSet(0));
         completion.succeeded();
         done.complete(null);
     }
@@ -267,6 +297,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     @Override
     protected void onCompleteFailure(Throwable cause) {
         visit.cancel();
+        memory.release(held.getAndSet(0));
         completion.failed(cause);
         done.complete(null);
     }

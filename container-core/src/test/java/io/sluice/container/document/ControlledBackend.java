@@ -40,7 +40,7 @@ final class ControlledBackend implements ContentBackend {
     final CompletableFuture<DocumentId> firstWrite = new CompletableFuture<>();
     volatile Runnable onPull = () -> { };
 
-    private record Held(int maxEntries, Visit visit, CompletableFuture<VisitBatch> result) { }
+    private record Held(int maxEntries, long maxBytes, Visit visit, CompletableFuture<VisitBatch> result) { }
 
     ControlledBackend(ContentBackend delegate) {
         this.delegate = delegate;
@@ -62,7 +62,7 @@ final class ControlledBackend implements ContentBackend {
     /** Lets the next held pull read at most {@code maxEntries} from the real visit. */
     void release(int maxEntries) throws InterruptedException {
         Held next = nextHeld();
-        next.visit().next(Math.min(maxEntries, next.maxEntries())).whenComplete((batch, failure) -> {
+        next.visit().next(Math.min(maxEntries, next.maxEntries()), next.maxBytes()).whenComplete((batch, failure) -> {
             if (failure != null) next.result().completeExceptionally(failure);
             else next.result().complete(batch);
         });
@@ -86,13 +86,13 @@ final class ControlledBackend implements ContentBackend {
         cancels.add(cancel);
         return new Visit() {
             @Override
-            public CompletableFuture<VisitBatch> next(int maxEntries) {
+            public CompletableFuture<VisitBatch> next(int maxEntries, long maxBytes) {
                 pulls.incrementAndGet();
                 onPull.run();
                 if ( ! hold)
-                    return real.next(maxEntries);
+                    return real.next(maxEntries, maxBytes);
                 CompletableFuture<VisitBatch> result = new CompletableFuture<>();
-                held.add(new Held(maxEntries, real, result));
+                held.add(new Held(maxEntries, maxBytes, real, result));
                 return result;
             }
 

@@ -32,10 +32,12 @@ class PageDriverTest {
 
     private final ManualClock clock = HandlerFixture.newClock();
     private final DelayedTasks scheduler = new DelayedTasks();
+    private final MemoryBudget memory = MemoryBudget.of(64L << 20);
 
     /** A visit answering synchronously with the batches {@code script} gives for pull 0, 1, ...; counts cancels. */
     private static final class ScriptedVisit implements Visit {
         final IntFunction<VisitBatch> script;
+        final List<Long> maxBytes = new ArrayList<>();
         int pulls = 0;
         boolean cancelled = false;
 
@@ -44,7 +46,8 @@ class PageDriverTest {
         }
 
         @Override
-        public CompletableFuture<VisitBatch> next(int maxEntries) {
+        public CompletableFuture<VisitBatch> next(int maxEntries, long maxBytes) {
+            this.maxBytes.add(maxBytes);
             return CompletableFuture.completedFuture(script.apply(pulls++));
         }
 
@@ -88,9 +91,94 @@ class PageDriverTest {
 
     private PageDriver.End run(Visit visit, PageDriver.Sink sink) {
         CompletableFuture<PageDriver.End> result = PageDriver.start(visit, sink, Optional.empty(), clock,
-                                                                    clock.instant().plus(Duration.ofSeconds(10)), scheduler).result();
+                                                                    clock.instant().plus(Duration.ofSeconds(10)), scheduler, memory).result();
         assertTrue(result.isDone());
         return result.getNow(null);
+    }
+
+    private static final long PULL_RESERVATION = PageDriver.HELD_PER_STORED_BYTE * PageDriver.PULL_BYTES;
+
+    /** A sink that keeps 1,000 bytes per entry it took. */
+    private static class KeepingSink extends CountingSink {
+        KeepingSink(int wanted) {
+            super(wanted);
+        }
+
+        @Override public long heldBytes() { return 1000L * entries.size(); }
+    }
+
+    @Test
+    void memory_reservedPerPull_andWhatTheSinkKeepsUntilReleased() {
+        ScriptedVisit visit = new ScriptedVisit(pull -> pull < 2 ? batch(3, pull, true) : finished());
+        KeepingSink sink = new KeepingSink(100);
+        PageDriver driver = PageDriver.start(visit, sink, Optional.empty(), clock, clock.instant().plusSeconds(10),
+                                             scheduler, memory);
+        assertTrue(driver.result().isDone());
+        assertEquals(List.of(PageDriver.PULL_BYTES, PageDriver.PULL_BYTES, PageDriver.PULL_BYTES), visit.maxBytes);
+        assertEquals(6000, memory.reserved()); // the pulls' reservations are back; the sink's content is not
+        driver.releaseMemory();
+        driver.releaseMemory();
+        assertEquals(0, memory.reserved());
+    }
+
+    @Test
+    void noRoomAfterABatch_endsThePageWithItsContinuation() {
+        MemoryBudget onePull = MemoryBudget.of(PULL_RESERVATION + 1);
+        onePull.force(1); // another visit's
+        ScriptedVisit visit = new ScriptedVisit(pull -> batch(3, pull, false));
+        PageDriver driver = PageDriver.start(visit, new KeepingSink(100), Optional.empty(), clock,
+                                             clock.instant().plusSeconds(10), scheduler, onePull);
+        assertEquals(new PageDriver.End(Optional.of(token(0)), 1, Optional.empty(), false), driver.result().getNow(null));
+        assertEquals(1, visit.pulls);
+        driver.releaseMemory();
+        assertEquals(1, onePull.reserved());
+    }
+
+    @Test
+    void noRoomBeforeAnyBatch_waitsUntilSomeIsReleased() {
+        MemoryBudget onePull = MemoryBudget.of(PULL_RESERVATION);
+        onePull.force(1); // another visit's
+        ScriptedVisit visit = new ScriptedVisit(pull -> pull == 0 ? batch(2, 0, true) : finished());
+        CountingSink sink = new CountingSink(100);
+        PageDriver driver = PageDriver.start(visit, sink, Optional.empty(), clock, clock.instant().plusSeconds(10),
+                                             scheduler, onePull);
+        assertFalse(driver.result().isDone());
+        assertEquals(0, visit.pulls);
+        onePull.release(1);
+        assertTrue(driver.result().isDone());
+        assertEquals(2, sink.entries.size());
+        assertEquals(0, onePull.reserved());
+    }
+
+    @Test
+    void noRoomUntilTimeIsUp_endsAsExpired() {
+        MemoryBudget onePull = MemoryBudget.of(PULL_RESERVATION);
+        onePull.force(1);
+        PageDriver driver = PageDriver.start(new ScriptedVisit(pull -> finished()), new CountingSink(1),
+                                             Optional.of(token(3)), clock, clock.instant().plusSeconds(10), scheduler,
+                                             onePull);
+        assertEquals(1, scheduler.fire(delay -> delay.equals(Duration.ofSeconds(10))));
+        assertEquals(new PageDriver.End(Optional.of(token(3)), 0, Optional.empty(), true), driver.result().getNow(null));
+        onePull.release(1); // the waiter left behind does nothing
+        assertEquals(0, onePull.reserved());
+    }
+
+    @Test
+    void batchBlockedByALargeDocument_isAskedAgainWithRoomForIt() {
+        long large = 50L << 20;
+        ScriptedVisit visit = new ScriptedVisit(pull -> switch (pull) {
+            case 0 -> new VisitBatch(List.of(), Optional.of(token(0)), false, 10, large);
+            case 1 -> batch(1, 1, false);
+            default -> finished();
+        });
+        MemoryBudget small = MemoryBudget.of(PULL_RESERVATION);
+        CountingSink sink = new CountingSink(100);
+        PageDriver driver = PageDriver.start(visit, sink, Optional.empty(), clock, clock.instant().plusSeconds(10),
+                                             scheduler, small);
+        assertTrue(driver.result().isDone());
+        assertEquals(List.of(PageDriver.PULL_BYTES, large, PageDriver.PULL_BYTES), visit.maxBytes);
+        assertEquals(1, sink.entries.size());
+        assertEquals(0, small.reserved()); // the oversized reservation was granted alone, and returned
     }
 
     @Test
@@ -168,11 +256,11 @@ class PageDriverTest {
     void expiryWhilePulling_dropsThatBatch() {
         CompletableFuture<VisitBatch> never = new CompletableFuture<>();
         Visit visit = new Visit() {
-            @Override public CompletableFuture<VisitBatch> next(int maxEntries) { return never; }
+            @Override public CompletableFuture<VisitBatch> next(int maxEntries, long maxBytes) { return never; }
             @Override public void cancel() { }
         };
         CompletableFuture<PageDriver.End> result = PageDriver.start(visit, new CountingSink(1), Optional.of(token(7)), clock,
-                                                                    clock.instant().plus(Duration.ofSeconds(10)), scheduler).result();
+                                                                    clock.instant().plus(Duration.ofSeconds(10)), scheduler, memory).result();
         assertFalse(result.isDone());
         assertEquals(1, scheduler.fire(delay -> delay.equals(Duration.ofSeconds(10))));
         assertEquals(new PageDriver.End(Optional.of(token(7)), 0, Optional.empty(), true), result.getNow(null));

@@ -18,7 +18,7 @@ class RequestBodyLimitsTest {
     private static final String PUT_BODY = "{\"fields\":{\"title\":\"hello world\"}}";
     private static final String GZIP = "Content-Encoding: gzip";
 
-    private final BodyMemory memory = BodyMemory.of(64 * 1024);
+    private final MemoryBudget memory = MemoryBudget.of(64 * 1024);
     private HandlerFixture fixture;
 
     @AfterEach
@@ -99,7 +99,7 @@ class RequestBodyLimitsTest {
     }
 
     @Test
-    void declaredSizeOverBodyMemory_returns413BeforeReading() throws Exception {
+    void declaredSizeOverMemoryBudget_returns413BeforeReading() throws Exception {
         start();
         byte[] large = utf8("{\"fields\":{\"title\":\"" + "x".repeat(70 * 1024) + "\"}}");
         HttpTester.Response response = fixture.sendBytes("POST", DOC, large);

@@ -38,6 +38,7 @@ class StreamedVisitResponseTest {
     private static final DocumentType MUSIC = HandlerFixture.types().get("music");
 
     private final ManualClock clock = HandlerFixture.newClock();
+    private MemoryBudget memory = MemoryBudget.of(64L << 20);
     private final ScriptedVisit visit = new ScriptedVisit();
     private final List<Callback> pendingWrites = new ArrayList<>();
     private final ByteArrayOutputStream written = new ByteArrayOutputStream();
@@ -50,13 +51,21 @@ class StreamedVisitResponseTest {
         int position = 0;
         boolean cancelled = false;
         boolean answerAtOnce = true;
+        long blockNext = 0;
+        final List<Long> maxBytes = new ArrayList<>();
         CompletableFuture<VisitBatch> pending;
 
         @Override
-        public synchronized CompletableFuture<VisitBatch> next(int maxEntries) {
+        public synchronized CompletableFuture<VisitBatch> next(int maxEntries, long maxBytes) {
             pulls++;
+            this.maxBytes.add(maxBytes);
             pending = new CompletableFuture<>();
-            if (answerAtOnce)
+            if (blockNext > 0) {
+                ProgressToken token = ProgressToken.of(8, Slice.ALL, BucketSpace.DEFAULT, DocumentKey.bucketStart((long) position << 40));
+                pending.complete(new VisitBatch(List.of(), Optional.of(token), false, 1, blockNext));
+                blockNext = 0;
+            }
+            else if (answerAtOnce)
                 pending.complete(batch(maxEntries));
             return pending;
         }
@@ -81,7 +90,7 @@ class StreamedVisitResponseTest {
             written.writeBytes(bytes(buffer));
             pendingWrites.add(callback);
         }, done, VisitFormat.json("/document/v1/", TensorFormat.SHORT), Integer.MAX_VALUE, clock,
-           clock.instant().plus(Duration.ofSeconds(10)), Trace.off(clock), bytes -> { });
+           clock.instant().plus(Duration.ofSeconds(10)), Trace.off(clock), bytes -> { }, memory);
     }
 
     private static byte[] bytes(ByteBuffer buffer) {
@@ -109,6 +118,76 @@ class StreamedVisitResponseTest {
         }
         assertFalse(completed);
         assertFalse(visit.cancelled);
+    }
+
+    private static final long PULL_RESERVATION = PageDriver.HELD_PER_STORED_BYTE * (long) StreamedVisitResponse.PULL_BYTES;
+
+    @Test
+    void stalledReader_holdsOnePullsReservation_untilTheResponseEnds() {
+        StreamedVisitResponse stream = stream(Optional.empty());
+        stream.iterate();
+        assertEquals(0, memory.reserved());
+        for (int round = 1; round <= 5; round++) {
+            completeWrite();
+            assertEquals(PULL_RESERVATION, memory.reserved(), "what one pull rendered is held until it is written");
+        }
+        IllegalStateException gone = new IllegalStateException("client gone");
+        stream.abort(gone);
+        pendingWrites.forEach(write -> write.failed(gone)); // as the connection fails them
+        assertEquals(0, memory.reserved());
+    }
+
+    @Test
+    void noRoom_waitsUntilSomeIsReleased() {
+        memory = MemoryBudget.of(PULL_RESERVATION);
+        memory.force(1); // another visit's
+        StreamedVisitResponse stream = stream(Optional.empty());
+        stream.iterate();
+        completeWrite();
+        assertEquals(0, visit.pulls);
+        assertTrue(pendingWrites.isEmpty());
+        memory.release(1);
+        assertEquals(1, visit.pulls);
+        assertEquals(1, pendingWrites.size());
+        assertEquals(PULL_RESERVATION, memory.reserved());
+        IllegalStateException gone = new IllegalStateException("client gone");
+        stream.abort(gone);
+        pendingWrites.forEach(write -> write.failed(gone)); // as the connection fails them
+        assertEquals(0, memory.reserved());
+    }
+
+    @Test
+    void expiryWhileWaitingForRoom_endsWithTheContinuation() {
+        memory = MemoryBudget.of(PULL_RESERVATION);
+        memory.force(1);
+        ProgressToken start = visit.batch(0).continuation().orElseThrow();
+        StreamedVisitResponse stream = stream(Optional.of(start));
+        stream.iterate();
+        completeWrite();
+        stream.expire();
+        completeWrite(); // the epilogue
+        assertTrue(completed);
+        assertEquals(start.encoded(), JsonTree.object(written.toString(StandardCharsets.UTF_8)).get("continuation"));
+        memory.release(1);
+        assertEquals(0, memory.reserved());
+        assertEquals(0, visit.pulls);
+    }
+
+    @Test
+    void batchBlockedByALargeDocument_isAskedAgainWithRoomForIt() {
+        long large = 40L << 20;
+        visit.blockNext = large;
+        StreamedVisitResponse stream = stream(Optional.empty());
+        stream.iterate();
+        completeWrite();
+        assertEquals(List.of((long) StreamedVisitResponse.PULL_BYTES, large), visit.maxBytes);
+        assertEquals(PageDriver.HELD_PER_STORED_BYTE * large, memory.reserved()); // alone, over the capacity
+        completeWrite();
+        assertEquals((long) StreamedVisitResponse.PULL_BYTES, visit.maxBytes.get(2));
+        IllegalStateException gone = new IllegalStateException("client gone");
+        stream.abort(gone);
+        pendingWrites.forEach(write -> write.failed(gone)); // as the connection fails them
+        assertEquals(0, memory.reserved());
     }
 
     @Test
