@@ -486,7 +486,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
         try {
             store.flush();
         } catch (RocksDBException e) {
-            log.warn("Flushing memtables on close failed; the next open replays the write-ahead log", e);
+            // Expected on a full disk: one line that says what happened and why nothing is lost, no stack trace.
+            log.warn("Flushing memtables on close failed ({}); the next open replays the write-ahead log", e.getMessage());
         }
         operations.close();
         try {
@@ -494,7 +495,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
             log.info("Closed embedded store at {}", options.dataDirectory());
         } catch (IllegalStateException e) {
             // E.g. after running out of disk: what was acknowledged is in the log and replays on the next open.
-            log.warn("Closing the embedded store at {} failed", options.dataDirectory(), e);
+            log.warn("Closing the embedded store at {} failed ({}); the next open replays the write-ahead log",
+                     options.dataDirectory(), e.getMessage());
         }
     }
 

@@ -27,6 +27,7 @@ final class GroupCommitWriter implements StoreWriter {
     private final RocksDB db;
     private final Executor completions;
     private final WriteOptions options = new WriteOptions().setSync(true).setDisableWAL(false);
+    private final WriteOptions fast = StalledWrites.noSlowdown(options);
     private final BlockingQueue<Pending> queue;
     private final Thread thread;
     private volatile boolean closing;
@@ -98,7 +99,7 @@ final class GroupCommitWriter implements StoreWriter {
                     mutation.addTo(batch);
                 }
             }
-            db.write(options, batch);
+            StalledWrites.write(db, fast, options, batch);
         } catch (RocksDBException e) {
             failure = e;
         }
@@ -135,6 +136,7 @@ final class GroupCommitWriter implements StoreWriter {
             pending.done.completeExceptionally(new IllegalStateException("The store writer is closed"));
         }
         options.close();
+        fast.close();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

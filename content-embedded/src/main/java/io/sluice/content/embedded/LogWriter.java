@@ -16,6 +16,7 @@ final class LogWriter implements StoreWriter {
 
     private final RocksDB db;
     private final WriteOptions options = new WriteOptions().setSync(false).setDisableWAL(false);
+    private final WriteOptions fast = StalledWrites.noSlowdown(options);
 
     LogWriter(RocksDB db) {
         this.db = db;
@@ -27,7 +28,7 @@ final class LogWriter implements StoreWriter {
             for (Mutation mutation : mutations) {
                 mutation.addTo(batch);
             }
-            db.write(options, batch);
+            StalledWrites.write(db, fast, options, batch);
             return CompletableFuture.completedFuture(null);
         } catch (RocksDBException e) {
             return CompletableFuture.failedFuture(e);
@@ -37,6 +38,7 @@ final class LogWriter implements StoreWriter {
     @Override
     public void close() {
         options.close();
+        fast.close();
     }
 
 }
