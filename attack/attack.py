@@ -18,15 +18,18 @@ import gzip
 import http.client
 import json
 import os
+import random
 import re
 import shutil
 import socket
+import string
 import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import traceback
 import zlib
 
 APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "default")
@@ -43,18 +46,21 @@ LEAK = re.compile(r"(java|javax|jakarta)\.[a-z]+\.|org\.eclipse\.|io\.sluice\.|\
 class Server:
     """The server process under attack."""
 
-    def __init__(self, jar, port, heap, workdir, loopback=True):
+    def __init__(self, jar, port, heap, workdir, loopback=True, app=APP, data=None, may_fail=False):
+        self.jar = jar
         self.port = port
         self.log_path = os.path.join(workdir, "server.log")
-        self.data = os.path.join(workdir, "data")
-        self.log = open(self.log_path, "wb")
+        self.data = data or os.path.join(workdir, "data")
+        self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            ["java", "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError"] + os.environ.get("ATTACK_JAVA_OPTS", "").split() + ["-jar", jar, "serve", "--app", APP,
+            ["java", "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError"] + os.environ.get("ATTACK_JAVA_OPTS", "").split() + ["-jar", jar, "serve", "--app", app,
              "--port", str(port), "--data", self.data] + (["--host", "127.0.0.1"] if loopback else []),
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.process.poll() is not None:
+                if may_fail:
+                    return
                 raise SystemExit("server exited at start-up; see " + self.log_path)
             try:
                 if request("GET", "/state/v1/health", port=port, timeout=2)[0] == 200:
@@ -78,7 +84,8 @@ class Server:
         return 0
 
     def log_text(self):
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         with open(self.log_path, "rb") as log:
             return log.read().decode("utf-8", "replace")
 
@@ -437,6 +444,190 @@ def case_regex_selection(server, case):
     for status, body in results:
         case.status(status, body)
     case.expect(len(results) == 4 and all(status == 200 for status, _ in results), "every visit answers 200")
+
+
+def case_large_document_visits(server, case):
+    """Four 30 MB documents, then 32 concurrent visits over them: 16 streamed whose clients never read and 16 paged
+    pages that want every document. What visits hold is bounded together: answers are 200 or 429, never an
+    OutOfMemoryError, and the API stays up."""
+    title = "L" * (30 << 20)
+    for i in range(4):
+        status, body = request("POST", DOC + "large-%d" % i, body=json.dumps({"fields": {"title": title}}).encode(),
+                               port=server.port, timeout=120)[:2]
+        case.status(status, body)
+        if status != 200:
+            case.expect(False, "large document %d stored (%s)" % (i, status))
+            return
+    del title
+    stream_head = (b"GET /document/v1/attack/music/docid?stream=true&timeout=20s&cluster=content"
+                   b"&selection=music.title%3D~%22%5EL%22 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    sockets = []
+    results = []
+
+    def page():
+        try:
+            status, body = request("GET", "/document/v1/attack/music/docid?wantedDocumentCount=10&timeout=20s"
+                                   "&cluster=content&selection=music.title%3D~%22%5EL%22", port=server.port, timeout=90)[:2]
+            results.append((status, body[:2000] if status != 200 else b""))
+            if status == 200:
+                pages.append((status, None, len(json.loads(body).get("documents", []))))
+        except OSError as e:
+            results.append((type(e).__name__, b""))
+
+    pages = []
+    try:
+        for _ in range(16):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(stream_head)
+            sockets.append(sock)
+        threads = [threading.Thread(target=page) for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        for status, body in results:
+            case.status(status, body)
+        for sock in sockets:
+            sock.settimeout(0.05)
+            try:
+                first = sock.recv(64)
+                case.status(int(first.split(b" ")[1]) if first.startswith(b"HTTP/") else "other")
+            except OSError:
+                case.status("silent")
+        case.expect(len(results) == 16 and all(status in (200, 429) for status, _ in results),
+                    "every page answers 200 or 429")
+        case.expect(any(status == 200 for status, _ in results), "some page is served")
+        case.note("page_documents=%d" % sum(documents for _, _, documents in pages))
+        for sock in sockets:
+            sock.close()
+        sockets = []
+        # Alone, one visit passes every large document, following its continuations.
+        found, continuation, rounds = 0, None, 0
+        while rounds < 50:
+            rounds += 1
+            status, body = request("GET", "/document/v1/attack/music/docid?wantedDocumentCount=10&timeout=20s"
+                                   "&cluster=content&selection=music.title%3D~%22%5EL%22"
+                                   + ("&continuation=" + continuation if continuation else ""), port=server.port,
+                                   timeout=90)[:2]
+            if status != 200:
+                case.status(status, body[:2000])
+                break
+            page_body = json.loads(body)
+            found += len(page_body.get("documents", []))
+            continuation = page_body.get("continuation")
+            if not continuation:
+                break
+        case.note("alone_found=%d/4 in %d pages" % (found, rounds))
+        case.expect(found == 4, "a visit alone returns all 4 large documents")
+    finally:
+        for sock in sockets:
+            sock.close()
+        for i in range(4):
+            request("DELETE", DOC + "large-%d" % i, port=server.port, timeout=60)
+
+
+def case_disk_full_restart(server, case):
+    """A store on a 24 MB file system (a tmpfs; needs root) fed until RocksDB itself finds the disk full (507), then
+    filled to the last byte: the stop logs no stack trace; a start on the full disk either serves (reads 200, writes
+    507, or 200 while the log's last page has room) or fails with one line naming the cause; once space is freed every
+    acknowledged document is there."""
+    workdir = tempfile.mkdtemp(prefix="sluice-attack-disk-")
+    small = os.path.join(workdir, "small")
+    os.makedirs(small)
+    if os.geteuid() != 0 or subprocess.call(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", small],
+                                            stderr=subprocess.DEVNULL) != 0:
+        case.note("skipped: mounting a tmpfs needs root")
+        return
+    app = os.path.join(workdir, "app")
+    shutil.copytree(APP, app, ignore=shutil.ignore_patterns("data"))
+    services = os.path.join(app, "services.xml")
+    with open(services) as f:
+        xml = f.read()
+    with open(services, "w") as f:
+        f.write(xml.replace("<min-redundancy>1</min-redundancy>", "<min-redundancy>1</min-redundancy>\n"
+                            "    <engine><embedded min-free-disk=\"0\" write-buffers=\"1m\" block-cache=\"1m\"/></engine>"))
+    port = server.port + 50 if server.port < 28350 else server.port - 50
+    data = os.path.join(small, "data")
+    victim = None
+    try:
+        victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        rng = random.Random(1)
+        acknowledged = 0
+        slowest = 0
+        while acknowledged < 50_000:
+            started = time.monotonic()
+            title = "".join(rng.choice(string.ascii_letters) for _ in range(1000))
+            connection.request("POST", DOC + "disk-%d" % acknowledged, body=json.dumps({"fields": {"title": title}}))
+            response = connection.getresponse()
+            body = response.read()
+            slowest = max(slowest, time.monotonic() - started)
+            if response.status != 200:
+                case.status(response.status, body)
+                break
+            acknowledged += 1
+        connection.close()
+        case.note("slowest_put_ms=%.0f" % (slowest * 1000))
+        case.expect(acknowledged < 50_000, "the file system fills (507)")
+        with open(os.path.join(small, "filler"), "wb") as filler:  # the last bytes too
+            try:
+                while True:
+                    filler.write(b"\0" * 65536)
+                    filler.flush()
+            except OSError:
+                pass
+        victim.stop()
+        stop_log = victim.log_text()
+        traced = [line for line, after in zip(stop_log.splitlines(), stop_log.splitlines()[1:]) if after.startswith("\tat ")]
+        if traced:
+            case.note("traced=%r" % traced[0][:300])
+        case.expect(not traced, "stopping on a full disk logs no stack trace")
+        # With a write-ahead log to replay, RocksDB needs space to open and the start fails; without, it opens, and
+        # then reads work and writes are refused (507). Either is fine; a stack trace or a hang is not.
+        full = Server(server.jar, port, "256m", workdir, app=app, data=data, may_fail=True)
+        extra = []
+        if full.alive():
+            read = request("GET", DOC + "disk-0", port=port, timeout=30)[0]
+            write = request("POST", DOC + "disk-full", body=b'{"fields":{"title":"x"}}', port=port, timeout=30)[:2]
+            case.status(write[0], write[1])
+            case.note("full_start=serving read=%s write=%s" % (read, write[0]))
+            # a small write may still fit in the log's last page: then it is acknowledged, and must be kept
+            case.expect(read == 200 and write[0] in (200, 507), "started on the full disk: reads 200, writes 507 or 200")
+            if write[0] == 200:
+                extra.append("disk-full")
+            full.stop()
+            start_log = full.log_text()[len(stop_log):]
+        else:
+            start_log = full.log_text()[len(stop_log):]
+            full.stop()
+            failure = [line for line in start_log.splitlines() if "failed to start" in line]
+            case.note("full_start=failed exit=%s" % full.process.returncode)
+            case.expect(full.process.returncode != 0 and failure and "No space left" in failure[0],
+                        "a start on the full disk fails with one line naming the cause")
+        case.expect("\tat " not in start_log, "no stack trace in the log")
+        os.remove(os.path.join(small, "filler"))
+        victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
+        lost = 0
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for name in ["disk-%d" % i for i in list(range(0, acknowledged, 97)) + [acknowledged - 1]] + extra:
+            connection.request("GET", DOC + name)
+            response = connection.getresponse()
+            response.read()
+            lost += response.status != 200
+        connection.close()
+        case.note("acknowledged=%d lost=%d" % (acknowledged, lost))
+        case.expect(acknowledged > 0 and lost == 0, "every acknowledged document is there after the restart")
+    finally:
+        if victim is not None:
+            victim.stop()
+        for _ in range(20):  # the stopped server's files may take a moment to be let go
+            if subprocess.call(["umount", small], stderr=subprocess.DEVNULL) == 0:
+                break
+            time.sleep(0.5)
+        else:
+            subprocess.call(["umount", "-l", small])
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def h2_frame(kind, flags, stream, payload):
@@ -829,7 +1020,7 @@ def case_slowloris_keepalive(server, case):
 CASES = [case_big_put, case_chunked_put, case_concurrent_puts, case_gzip_bomb, case_gzip_corrupt, case_invalid_utf8,
          case_arithmetic, case_slow_bodies, case_stalled_visits, case_long_id_h2, case_malformed_headers, case_rapid_reset,
          case_frame_floods, case_continuation_bomb, case_hpack_bomb, case_smuggling, case_slowloris, case_slowloris_keepalive,
-         case_regex_selection, case_bulk_h2]
+         case_regex_selection, case_large_document_visits, case_disk_full_restart, case_bulk_h2]
 
 
 def run_case(server, function):
@@ -841,7 +1032,8 @@ def run_case(server, function):
     try:
         function(server, case)
     except Exception as e:  # a crashed attack is a broken promise too, reported with its reason
-        case.expect(False, "attack ran (%s: %s)" % (type(e).__name__, e))
+        where = [frame.lineno for frame in traceback.extract_tb(e.__traceback__) if frame.filename == __file__]
+        case.expect(False, "attack ran (%s: %s, at line %s)" % (type(e).__name__, e, where[-2:] if where else "?"))
     elapsed = time.monotonic() - start
     time.sleep(1)
     probe.stop()
