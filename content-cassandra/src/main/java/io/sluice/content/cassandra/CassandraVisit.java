@@ -64,6 +64,7 @@ final class CassandraVisit extends PulledVisit {
     private volatile int window = 64;
     private volatile boolean listed;
     private volatile long[] nonEmpty; // this slice's non-empty partitions, ascending, if the table is sparse
+    private volatile long rowBytes;   // a moving average of the bodies read, to size reads by bytes; 0 before any
 
     CassandraVisit(CqlSession session, Schema.Statements statements, VisitPlan plan, VisitSpec spec,
                    CassandraOptions options, DocumentCodec codec, Clock clock, Executor executor,
@@ -100,7 +101,8 @@ final class CassandraVisit extends PulledVisit {
         if (queries >= MAX_QUERIES_PER_BATCH) {
             return CompletableFuture.completedFuture(batch(out, at));
         }
-        int limit = (int) Math.min(MAX_ROWS_PER_QUERY, (long) (out.maxEntries - out.entries.size() + 1) << queries);
+        int limit = (int) Math.min(Math.min(MAX_ROWS_PER_QUERY, rowsFor(out)),
+                                   (long) (out.maxEntries - out.entries.size() + 1) << queries);
         KeyRange range = unit.get();
         DocumentKey from = at.compareTo(range.start()) < 0 ? range.start() : at;
         if (plan.hasExplicitBuckets() || !from.equals(range.start())) {
@@ -132,14 +134,15 @@ final class CassandraVisit extends PulledVisit {
      */
     private CompletableFuture<VisitBatch> readWindow(Taken out, long first, int limit,
                                                      int queries) {
-        List<Integer> cursors = cursors(first);
+        int byBytes = rowsFor(out);
+        List<Integer> cursors = cursors(first, Math.min(window, byBytes));
         if (cursors.isEmpty()) {
             return CompletableFuture.completedFuture(batch(out, null));
         }
         long count = 1L << options.distributionBits();
         long last = Integer.toUnsignedLong(cursors.get(cursors.size() - 1));
         DocumentKey afterWindow = last + 1 >= count ? null : DocumentKey.bucketStart((last + 1) << shift);
-        int perPartition = Math.max(1, Math.min(limit, MAX_WINDOW_ROWS / cursors.size()));
+        int perPartition = Math.max(1, Math.min(limit, Math.min(MAX_WINDOW_ROWS, byBytes) / cursors.size()));
         BoundStatement statement = statements.readPartitions().bind(cursors, perPartition);
         return execute(statement, MAX_WINDOW_ROWS).thenComposeAsync(rows -> {
             window = rows.isEmpty() ? Math.min(MAX_WINDOW, window * 4) : Math.max(MIN_WINDOW, window / 2);
@@ -169,8 +172,8 @@ final class CassandraVisit extends PulledVisit {
         }, executor);
     }
 
-    /** The slice's next {@link #window} partitions from cursor {@code first}: all of them, or the non-empty ones. */
-    private List<Integer> cursors(long first) {
+    /** The slice's next {@code window} partitions from cursor {@code first}: all of them, or the non-empty ones. */
+    private List<Integer> cursors(long first, int window) {
         List<Integer> cursors = new ArrayList<>();
         long[] known = nonEmpty;
         if (known != null) {
@@ -229,6 +232,18 @@ final class CassandraVisit extends PulledVisit {
         });
     }
 
+    /**
+     * About how many rows fit in what {@code out} may still take, from the bodies read so far: the driver fetches whole
+     * rows, so reads of large documents ask for few. Unbounded before any body was read.
+     */
+    private int rowsFor(Taken out) {
+        long perRow = rowBytes;
+        if (perRow == 0) {
+            return Integer.MAX_VALUE;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, (out.maxBytes - out.bytes) / perRow + 1));
+    }
+
     /** The entries one {@link #read} collects, with their limits. */
     private static final class Taken {
 
@@ -263,6 +278,9 @@ final class CassandraVisit extends PulledVisit {
             }
             StoredVersion version = StoredVersion.of(row, 3);
             long size = version.body() == null ? 0 : version.body().length;
+            if (size > 0) {
+                rowBytes = rowBytes == 0 ? size : (7 * rowBytes + size) / 8;
+            }
             if (size > out.maxBytes - out.bytes) {
                 out.stopped = true;
                 out.blockedBytes = out.entries.isEmpty() ? size : 0;
