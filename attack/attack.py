@@ -391,6 +391,41 @@ def feed(server, count, prefix, title):
         connection.close()
 
 
+def stalled_clients(server, head, count):
+    """Opens {count} connections that send {head} and then never read (a 4 KB receive buffer)."""
+    sockets = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.sendall(head)
+        sockets.append(sock)
+    return sockets
+
+
+def concurrently(function, count, seconds):
+    """Runs {function} on {count} threads at once and waits for them, at most {seconds} each."""
+    threads = [threading.Thread(target=function) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds)
+
+
+def first_statuses(case, sockets):
+    """Records the status each socket's response starts with ("silent" if nothing came yet); returns the 429s."""
+    refused = 0
+    for sock in sockets:
+        sock.settimeout(0.05)
+        try:
+            first = sock.recv(64)
+            status = int(first.split(b" ")[1]) if first.startswith(b"HTTP/") else "other"
+        except OSError:
+            status = "silent"
+        refused += status == 429
+        case.status(status)
+    return refused
+
+
 def case_stalled_visits(server, case):
     """200 streamed visits whose clients never read: at most the visit limit run, the rest 429; the heap holds."""
     feed(server, 1000, "visit", "v" * 10_000)
@@ -398,24 +433,9 @@ def case_stalled_visits(server, case):
             b"Host: localhost\r\n\r\n")
     sockets = []
     try:
-        for _ in range(200):
-            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.sendall(head)
-            sockets.append(sock)
+        sockets = stalled_clients(server, head, 200)
         time.sleep(5)
-        refused = 0
-        for sock in sockets:
-            sock.settimeout(0.05)
-            try:
-                first = sock.recv(64)
-                if first.startswith(b"HTTP/1.1 429"):
-                    refused += 1
-                    case.status(429)
-                else:
-                    case.status(int(first.split(b" ")[1]) if first.startswith(b"HTTP/") else "other")
-            except OSError:
-                case.status("silent")
+        refused = first_statuses(case, sockets)
         case.expect(refused > 0, "visits beyond the limit refused (429)")
     finally:
         for sock in sockets:
@@ -436,11 +456,7 @@ def case_regex_selection(server, case):
         except OSError as e:
             results.append((type(e).__name__, b""))
 
-    threads = [threading.Thread(target=visit) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(90)
+    concurrently(visit, 4, 90)
     for status, body in results:
         case.status(status, body)
     case.expect(len(results) == 4 and all(status == 200 for status, _ in results), "every visit answers 200")
@@ -476,25 +492,11 @@ def case_large_document_visits(server, case):
 
     pages = []
     try:
-        for _ in range(16):
-            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.sendall(stream_head)
-            sockets.append(sock)
-        threads = [threading.Thread(target=page) for _ in range(16)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
+        sockets = stalled_clients(server, stream_head, 16)
+        concurrently(page, 16, 120)
         for status, body in results:
             case.status(status, body)
-        for sock in sockets:
-            sock.settimeout(0.05)
-            try:
-                first = sock.recv(64)
-                case.status(int(first.split(b" ")[1]) if first.startswith(b"HTTP/") else "other")
-            except OSError:
-                case.status("silent")
+        first_statuses(case, sockets)
         case.expect(len(results) == 16 and all(status in (200, 429) for status, _ in results),
                     "every page answers 200 or 429")
         case.expect(any(status == 200 for status, _ in results), "some page is served")

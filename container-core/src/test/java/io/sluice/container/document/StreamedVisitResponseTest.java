@@ -120,6 +120,13 @@ class StreamedVisitResponseTest {
         assertFalse(visit.cancelled);
     }
 
+    /** Aborts {@code stream} and fails its pending writes, as the connection does when the client is gone. */
+    private void abortAsTheClientLeaves(StreamedVisitResponse stream) {
+        IllegalStateException gone = new IllegalStateException("client gone");
+        stream.abort(gone);
+        pendingWrites.forEach(write -> write.failed(gone));
+    }
+
     private static final long PULL_RESERVATION = PageDriver.HELD_PER_STORED_BYTE * (long) StreamedVisitResponse.PULL_BYTES;
 
     @Test
@@ -131,9 +138,7 @@ class StreamedVisitResponseTest {
             completeWrite();
             assertEquals(PULL_RESERVATION, memory.reserved(), "what one pull rendered is held until it is written");
         }
-        IllegalStateException gone = new IllegalStateException("client gone");
-        stream.abort(gone);
-        pendingWrites.forEach(write -> write.failed(gone)); // as the connection fails them
+        abortAsTheClientLeaves(stream);
         assertEquals(0, memory.reserved());
     }
 
@@ -150,9 +155,7 @@ class StreamedVisitResponseTest {
         assertEquals(1, visit.pulls);
         assertEquals(1, pendingWrites.size());
         assertEquals(PULL_RESERVATION, memory.reserved());
-        IllegalStateException gone = new IllegalStateException("client gone");
-        stream.abort(gone);
-        pendingWrites.forEach(write -> write.failed(gone)); // as the connection fails them
+        abortAsTheClientLeaves(stream);
         assertEquals(0, memory.reserved());
     }
 
@@ -184,9 +187,7 @@ class StreamedVisitResponseTest {
         assertEquals(PageDriver.HELD_PER_STORED_BYTE * large, memory.reserved()); // alone, over the capacity
         completeWrite();
         assertEquals((long) StreamedVisitResponse.PULL_BYTES, visit.maxBytes.get(2));
-        IllegalStateException gone = new IllegalStateException("client gone");
-        stream.abort(gone);
-        pendingWrites.forEach(write -> write.failed(gone)); // as the connection fails them
+        abortAsTheClientLeaves(stream);
         assertEquals(0, memory.reserved());
     }
 
