@@ -69,7 +69,7 @@ final class SingleDocumentOperations {
 
     void put(DocumentRequest request) {
         RequestParameters parameters = request.parameters();
-        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
+        Optional<String> routed = writeCluster(parameters);
         Optional<String> condition = parameters.string("condition");
         Optional<Boolean> create = parameters.bool("create");
         DocumentId id = request.path().documentId();
@@ -89,7 +89,7 @@ final class SingleDocumentOperations {
 
     void update(DocumentRequest request) {
         RequestParameters parameters = request.parameters();
-        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
+        Optional<String> routed = writeCluster(parameters);
         Optional<String> condition = parameters.string("condition");
         Optional<Boolean> create = parameters.bool("create");
         DocumentId id = request.path().documentId();
@@ -110,7 +110,7 @@ final class SingleDocumentOperations {
 
     void remove(DocumentRequest request) {
         RequestParameters parameters = request.parameters();
-        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
+        Optional<String> routed = writeCluster(parameters);
         Optional<String> condition = parameters.string("condition");
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
@@ -119,6 +119,20 @@ final class SingleDocumentOperations {
         OperationOptions options = withCondition(options(request, cluster, id), condition);
         enqueueReady(request, "remove", id, () -> cluster.backend().remove(id, options),
                      outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()));
+    }
+
+    /**
+     * The content cluster a write names, if any: by {@code route} ({@link ContentClusters#routed}) or by
+     * {@code cluster} (which Vespa ignores on writes; here it routes as on a GET, so a name that is no content cluster
+     * is a 400 instead of a write that went elsewhere). Both given must agree.
+     */
+    private Optional<String> writeCluster(RequestParameters parameters) {
+        Optional<String> routed = parameters.string("route").flatMap(context.clusters()::routed);
+        Optional<String> cluster = parameters.string("cluster");
+        if (routed.isPresent() && cluster.isPresent() && ! routed.equals(cluster))
+            throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Parameters 'route' and 'cluster' name different "
+                                          + "content clusters, '" + routed.get() + "' and '" + cluster.get() + "'");
+        return routed.or(() -> cluster);
     }
 
     /** Answers a {@code dryRun=true} write at once, without reading the body or checking the type (spec §2.3). */

@@ -337,6 +337,23 @@ class SingleDocumentTest {
     }
 
     @Test
+    void clusterOnWrites_routesThere_andAnUnknownOneIs400() throws Exception {
+        for (String method : List.of("POST", "PUT", "DELETE")) {
+            String body = method.equals("PUT") ? "{\"fields\":{\"year\":{\"assign\":1984}}}" : PUT_BODY;
+            assertEquals(200, fixture.send(method, DOC + "?cluster=music", body).getStatus(), method);
+            HttpTester.Response unknown = fixture.send(method, DOC + "?cluster=nope", PUT_BODY);
+            assertEquals(400, unknown.getStatus(), method);
+            assertEquals("Your Vespa deployment has no content cluster 'nope', only 'music'", json(unknown).get("message"));
+        }
+        HttpTester.Response disagreeing = fixture.send("POST", DOC + "?cluster=nope&route=music", PUT_BODY);
+        assertEquals(400, disagreeing.getStatus());
+        assertEquals("Parameters 'route' and 'cluster' name different content clusters, 'music' and 'nope'",
+                     json(disagreeing).get("message"));
+        assertEquals(200, fixture.send("POST", DOC + "?cluster=music&route=%5BContent:cluster%3Dmusic%5D", PUT_BODY)
+                                 .getStatus());
+    }
+
+    @Test
     void tracelevel_addsTraceArrayBeforeMessage() throws Exception {
         HttpTester.Response response = fixture.send("POST", DOC + "?tracelevel=3", PUT_BODY);
         assertEquals(List.of("pathId", "id", "trace"), List.copyOf(json(response).keySet()));
