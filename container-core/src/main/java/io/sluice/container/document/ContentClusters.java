@@ -86,7 +86,7 @@ public final class ContentClusters implements AutoCloseable {
                                        Map<ContentCluster.Engine, ContentBackendFactory> factories) {
         DocumentTypes types;
         try {
-            types = SchemaParser.parseFiles(application.schemaFiles());
+            types = SchemaParser.parseFiles(application.schemaFiles(), warning -> log.warn("{}", warning));
         }
         catch (RuntimeException e) {
             throw new ConfigException("Invalid schemas in " + application.directory() + ": " + e.getMessage(), e);

@@ -2,12 +2,16 @@ package io.sluice.document.schema;
 
 import io.sluice.document.TensorType;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** The document parts of one schema file, before type names are resolved. */
+/**
+ * The document parts of one schema file, before type names are resolved, and how many statements of each kind it has
+ * that Sluice does not model (by their first word: indexing, rank-profile, ...).
+ */
 record ParsedSchema(String file, String name, Located document, List<Located> inherits, List<ParsedField> fields,
                     List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames,
-                    List<Located> schemaInherits) {
+                    List<Located> schemaInherits, Map<String, Integer> notModelled) {
 
     /** A name and where it was written. */
     record Located(String name, int line, int column) { }

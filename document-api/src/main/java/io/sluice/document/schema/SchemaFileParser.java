@@ -14,9 +14,12 @@ import io.sluice.document.schema.ParsedSchema.TensorRef;
 import io.sluice.document.schema.ParsedSchema.TypeRef;
 import io.sluice.document.schema.ParsedSchema.WeightedSetRef;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Reads the document parts of one schema file: the schema name, its document block (inheritance, fields, structs)
@@ -29,6 +32,7 @@ final class SchemaFileParser {
 
     private final String file;
     private final List<Token> tokens;
+    private final Map<String, Integer> notModelled = new TreeMap<>(); // statements skipped, by their first word
     private int index;
 
     private SchemaFileParser(String file, String text) {
@@ -76,8 +80,11 @@ final class SchemaFileParser {
                 fieldSets.add(fieldSet());
             } else {
                 int start = index;
-                skipStatement();
+                skip();
                 rememberOtherField(start, otherFields);
+                Token first = tokens.get(start);
+                noteNotModelled(first.is("field") ? "field (outside the document)"
+                                : first.is("import") ? "import field" : first.text());
             }
         }
         next();
@@ -89,7 +96,7 @@ final class SchemaFileParser {
                                            "Schema '" + name.name() + "' has document '" + document.name()
                                            + "': a schema's document must have the schema's name (Vespa requires it)");
         return new ParsedSchema(file, name.name(), document, inherits, fields, structs, fieldSets, otherFields,
-                                schemaInherits);
+                                schemaInherits, Collections.unmodifiableMap(new TreeMap<>(notModelled)));
     }
 
     /** A file holding just {@code document NAME [inherits ...] { ... }}: a document type without a schema around it. */
@@ -106,7 +113,8 @@ final class SchemaFileParser {
         documentBody(fields, structs);
         Token end = peek();
         if (end.kind() != Token.Kind.END) throw error(end, "Expected end of file, got " + end.describe());
-        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), List.of());
+        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), List.of(),
+                                Collections.unmodifiableMap(new TreeMap<>(notModelled)));
     }
 
     /** Notes the names of fields declared outside the document (schema fields, imported fields). */
@@ -169,7 +177,7 @@ final class SchemaFileParser {
                     throw error(token, "Expected '}' to close field '" + name.name() + "'");
                 if (token.is("weightedset")) {
                     int start = index;
-                    skipStatement();
+                    skip(); // read below
                     for (int i = start; i < index; i++) {
                         createIfNonExistent |= tokens.get(i).is("create-if-nonexistent");
                         removeIfZero |= tokens.get(i).is("remove-if-zero");
@@ -267,12 +275,22 @@ final class SchemaFileParser {
         return new ParsedFieldSet(name, fields);
     }
 
-    /**
-     * Skips one statement we do not model: to the end of its line, including any balanced brace blocks opened on
-     * it (which may span lines), or a block that opens at the start of the next line. Stops before a '}' that closes
-     * the enclosing block.
-     */
+    /** Skips one statement we do not model ({@link #skip}), and notes it by its first word. */
     private void skipStatement() {
+        Token first = peek();
+        skip();
+        noteNotModelled(first.kind() == Token.Kind.WORD ? first.text() : "{ ... } block");
+    }
+
+    private void noteNotModelled(String statement) {
+        notModelled.merge(statement, 1, Integer::sum);
+    }
+
+    /**
+     * Skips one statement: to the end of its line, including any balanced brace blocks opened on it (which may span
+     * lines), or a block that opens at the start of the next line. Stops before a '}' that closes the enclosing block.
+     */
+    private void skip() {
         Token first = next();
         if (first.isSymbol('{')) {
             skipBlock(first);

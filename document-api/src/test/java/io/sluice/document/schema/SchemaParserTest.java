@@ -91,6 +91,35 @@ class SchemaParserTest {
     }
 
     @Test
+    void statementsNotModelled_areCountedInOneWarningPerFile() {
+        String schema = "schema a {\n"
+                        + "  document a {\n"
+                        + "    field title type string {\n"
+                        + "      indexing: summary | index\n"
+                        + "      match: text\n"
+                        + "    }\n"
+                        + "    field tags type weightedset<string> {\n"
+                        + "      indexing: attribute\n"
+                        + "      weightedset: create-if-nonexistent\n"
+                        + "    }\n"
+                        + "  }\n"
+                        + "  field title_lower type string { indexing: input title | lowercase | attribute }\n"
+                        + "  import field parent_ref.name as parent_name {}\n"
+                        + "  rank-profile default { first-phase { expression: nativeRank } }\n"
+                        + "  rank-profile other { }\n"
+                        + "}\n";
+        List<String> warnings = new java.util.ArrayList<>();
+        DocumentTypes types = SchemaParser.parse(Map.of("schemas/a.sd", schema), warnings::add);
+        assertTrue(types.contains("a"));
+        assertEquals(List.of("schemas/a.sd: skipped, as Sluice runs no indexing, ranking or summaries and stores and "
+                             + "returns documents as fed: field (outside the document), import field, indexing x2, "
+                             + "match, rank-profile x2; selections read imported fields as null"), warnings);
+        List<String> none = new java.util.ArrayList<>();
+        SchemaParser.parse(Map.of("b.sd", "schema b { document b { field f type int {} } }"), none::add);
+        assertEquals(List.of(), none);
+    }
+
+    @Test
     void referenceType() {
         assertEquals(new ReferenceType("artist"), typeOf("by"));
     }
