@@ -42,6 +42,18 @@ public final class HeldBackend implements ContentBackend {
         return call;
     }
 
+    /**
+     * Waits up to 10 s until {@code admission} holds {@code expected} permits. The handler attaches its completion to a
+     * call's future after the call has reached this backend, so a test that completes the future at once may run the
+     * completion on the handler's thread, a moment after {@code complete} returns.
+     */
+    public static void awaitPending(Admission admission, int expected) throws InterruptedException {
+        for (int i = 0; i < 10_000 && admission.pending() != expected; i++)
+            Thread.sleep(1);
+        if (admission.pending() != expected)
+            throw new AssertionError("Expected " + expected + " admitted operations, but " + admission.pending() + " remain");
+    }
+
     /** Calls made and not yet taken with {@link #next}. */
     public int waiting() {
         return calls.size();
