@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A document type: its name, the types it inherits, its fields (inherited ones first), the structs it declares or
@@ -20,6 +22,7 @@ public final class DocumentType {
     private final Map<String, Field> fields;
     private final Map<String, StructType> structs;
     private final Map<String, List<String>> fieldSets;
+    private final Set<String> importedFields;
 
     private DocumentType(Builder builder, Map<String, Field> fields, Map<String, StructType> structs) {
         this.name = builder.name;
@@ -27,6 +30,9 @@ public final class DocumentType {
         this.fields = Collections.unmodifiableMap(fields);
         this.structs = Collections.unmodifiableMap(structs);
         this.fieldSets = Collections.unmodifiableMap(new LinkedHashMap<>(builder.fieldSets));
+        Set<String> imported = new TreeSet<>(builder.importedFields);
+        for (DocumentType parent : inherited) imported.addAll(parent.importedFields);
+        this.importedFields = Collections.unmodifiableSet(imported);
     }
 
     public static Builder builder(String name) {
@@ -66,6 +72,14 @@ public final class DocumentType {
         return fieldSets;
     }
 
+    /**
+     * The names its schema gives fields imported from a parent document through a reference
+     * ({@code import field ref.field as name}), its parents' included. They are not fields of its documents.
+     */
+    public Set<String> importedFields() {
+        return importedFields;
+    }
+
     /** Whether this type is {@code typeName} or inherits it, directly or not. */
     public boolean isA(String typeName) {
         if (name.equals(typeName)) return true;
@@ -80,7 +94,8 @@ public final class DocumentType {
         if (!(o instanceof DocumentType)) return false;
         DocumentType other = (DocumentType) o;
         return name.equals(other.name) && inherited.equals(other.inherited) && fields.equals(other.fields)
-               && structs.equals(other.structs) && fieldSets.equals(other.fieldSets);
+               && structs.equals(other.structs) && fieldSets.equals(other.fieldSets)
+               && importedFields.equals(other.importedFields);
     }
 
     @Override
@@ -101,6 +116,7 @@ public final class DocumentType {
         private final List<Field> fields = new ArrayList<>();
         private final List<StructType> structs = new ArrayList<>();
         private final Map<String, List<String>> fieldSets = new LinkedHashMap<>();
+        private final Set<String> importedFields = new TreeSet<>();
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -123,6 +139,12 @@ public final class DocumentType {
 
         public Builder fieldSet(String fieldSetName, List<String> fieldNames) {
             fieldSets.put(Objects.requireNonNull(fieldSetName, "fieldSetName"), List.copyOf(fieldNames));
+            return this;
+        }
+
+        /** Notes a field its schema imports from a parent document under {@code fieldName}. */
+        public Builder importedField(String fieldName) {
+            importedFields.add(Objects.requireNonNull(fieldName, "fieldName"));
             return this;
         }
 

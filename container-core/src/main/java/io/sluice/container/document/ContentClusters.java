@@ -6,6 +6,7 @@ import io.sluice.config.ContentCluster;
 import io.sluice.container.HttpStatusException;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
+import io.sluice.document.select.SelectionSchema;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
 import io.sluice.document.schema.SchemaParser;
@@ -59,9 +60,11 @@ public final class ContentClusters implements AutoCloseable {
     }
 
     private final DocumentTypes types;
+    private final SelectionSchema selectionSchema;
     private final Map<String, Cluster> clusters;
 
     private ContentClusters(DocumentTypes types, List<Cluster> clusters) {
+        this.selectionSchema = SelectionSchema.of(types);
         this.types = Objects.requireNonNull(types, "types");
         var byId = new LinkedHashMap<String, Cluster>();
         for (Cluster cluster : clusters)
@@ -122,6 +125,11 @@ public final class ContentClusters implements AutoCloseable {
     /** Every document type of the application. */
     public DocumentTypes types() {
         return types;
+    }
+
+    /** The names selections and conditions may use: the application's document types and their fields. */
+    public SelectionSchema selectionSchema() {
+        return selectionSchema;
     }
 
     /** The clusters, in configuration order. */

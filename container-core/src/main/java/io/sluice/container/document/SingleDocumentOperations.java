@@ -158,11 +158,14 @@ final class SingleDocumentOperations {
         return OperationOptions.until(request.backendDeadline()).withBucketSpace(cluster.bucketSpace(id.documentType()));
     }
 
-    private static OperationOptions withCondition(OperationOptions options, Optional<String> condition) {
+    /** Adds the parsed condition, whose document types and fields must be the application's. */
+    private OperationOptions withCondition(OperationOptions options, Optional<String> condition) {
         if (condition.isEmpty())
             return options;
         try {
-            return options.withCondition(DocumentSelection.parse(condition.get()));
+            DocumentSelection parsed = DocumentSelection.parse(condition.get());
+            parsed.validate(context.clusters().selectionSchema());
+            return options.withCondition(parsed);
         }
         catch (DocumentException e) {
             throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "Illegal condition '" + condition.get() + "': "

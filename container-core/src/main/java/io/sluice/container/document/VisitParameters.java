@@ -96,10 +96,10 @@ record VisitParameters(ContentClusters.Cluster cluster, BucketSpace bucketSpace,
             if ( ! cluster.stores(type))
                 throw ContentClusters.noSuchType(type, cluster);
         });
-        Optional<DocumentSelection> userSelection = selectionText.map(VisitParameters::parseSelection);
+        Optional<DocumentSelection> userSelection = selectionText.map(text -> parseSelection(text, clusters));
         String effective = effectiveSelection(selectionText, path);
         Optional<DocumentSelection> selection = effective.isEmpty() ? Optional.empty()
-                                                                    : Optional.of(parseSelection(effective));
+                                                                    : Optional.of(DocumentSelection.parse(effective));
         FieldSet fieldSet = fieldSet(parameters.string("fieldSet")
                                                .orElse(path.documentType().map(type -> type + ":[document]")
                                                            .orElse("[document]")),
@@ -157,8 +157,14 @@ record VisitParameters(ContentClusters.Cluster cluster, BucketSpace bucketSpace,
         return value.replace("\\", "\\\\").replace("'", "\\'");
     }
 
-    private static DocumentSelection parseSelection(String selection) {
-        return DocumentSelection.parse(selection); // a DocumentException is a 400 (Failures)
+    /**
+     * Parses the {@code selection} parameter and checks the document types and fields it names against the
+     * application's: a misspelt name fails here instead of silently matching nothing.
+     */
+    private static DocumentSelection parseSelection(String selection, ContentClusters clusters) {
+        DocumentSelection parsed = DocumentSelection.parse(selection); // a DocumentException is a 400 (Failures)
+        parsed.validate(clusters.selectionSchema());
+        return parsed;
     }
 
     private static FieldSet fieldSet(String spec, ContentClusters clusters) {

@@ -27,7 +27,9 @@ final class HandlerFixture implements AutoCloseable {
                                  + "    field title type string { indexing: summary }\n"
                                  + "    field year type int { indexing: summary }\n"
                                  + "    field embedding type tensor<float>(x[3]) { indexing: attribute }\n"
+                                 + "    field by type reference<artist> { indexing: attribute }\n"
                                  + "  }\n"
+                                 + "  import field by.name as artist_name {}\n"
                                  + "}\n";
     static final String GLOBAL_SCHEMA = "schema artist {\n  document artist {\n    field name type string { indexing: summary }\n  }\n}\n";
 

@@ -199,6 +199,20 @@ class SingleDocumentTest {
     }
 
     @Test
+    void conditionNamingAnUnknownField_returns400AndChangesNothing() throws Exception {
+        fixture.send("POST", DOC, PUT_BODY);
+        String before = fixture.send("GET", DOC).getContent();
+        HttpTester.Response put = fixture.send("POST", DOC + "?condition=music.yaer%3D%3D1983", "{\"fields\":{\"year\":5}}");
+        assertEquals(400, put.getStatus());
+        assertEquals("Illegal condition 'music.yaer==1983': Unexpected 'music.yaer' at position 0 in selection "
+                     + "'music.yaer==1983': expected a field of document type 'music'", json(put).get("message"));
+        String body = "{\"condition\":\"musik.year==1983\",\"fields\":{\"year\":{\"assign\":5}}}";
+        assertEquals(400, fixture.send("PUT", DOC, body).getStatus());
+        assertEquals(400, fixture.send("DELETE", DOC + "?condition=music.artist_name%3D%3D%27x%27").getStatus());
+        assertEquals(before, fixture.send("GET", DOC).getContent());
+    }
+
+    @Test
     void put_conditionOnMissingWithCreate_creates() throws Exception {
         assertEquals(200, fixture.send("POST", DOC + "?condition=music.year%3D%3D1&create=true", PUT_BODY).getStatus());
         assertEquals(200, fixture.send("GET", DOC).getStatus());

@@ -127,6 +127,35 @@ class VisitParametersTest {
     }
 
     @Test
+    void selectionNamingAnUnknownTypeOrField_returns400NamingIt() throws Exception {
+        HttpTester.Response field = fixture.get("/document/v1/?cluster=music&selection=" + encode("music.yaer > 1990"));
+        assertEquals(400, field.getStatus());
+        assertEquals("Unexpected 'music.yaer' at position 0 in selection 'music.yaer > 1990': "
+                     + "expected a field of document type 'music'", VisitFixture.json(field).get("message"));
+        HttpTester.Response type = fixture.get("/document/v1/?cluster=music&selection=" + encode("true and musik"));
+        assertEquals(400, type.getStatus());
+        assertEquals("Unexpected 'musik' at position 9 in selection 'true and musik': expected a known document type",
+                     VisitFixture.json(type).get("message"));
+        HttpTester.Response delete = fixture.send("DELETE", "/document/v1/ns/music/docid/?cluster=music&selection="
+                                                            + encode("music.nope == 1"), null);
+        assertEquals(400, delete.getStatus()); // and nothing is removed
+    }
+
+    @Test
+    void selectionNamingAnImportedField_returns400SayingItIsNotFollowed() throws Exception {
+        HttpTester.Response response = fixture.get("/document/v1/?cluster=music&selection=" + encode("music.artist_name == 'x'"));
+        assertEquals(400, response.getStatus());
+        assertEquals("Unexpected 'music.artist_name' at position 0 in selection 'music.artist_name == 'x'': expected a "
+                     + "field of document type 'music' ('artist_name' is imported from a parent document, and Sluice "
+                     + "does not follow references in selections)", VisitFixture.json(response).get("message"));
+    }
+
+    @Test
+    void selectionNamingATypeOfAnotherCluster_isValid() throws Exception {
+        assertEquals(200, fixture.get("/document/v1/?cluster=music&selection=artist").getStatus());
+    }
+
+    @Test
     void unknownFieldSet_returns400() throws Exception {
         HttpTester.Response response = fixture.get("/document/v1/?cluster=music&fieldSet=music:nope");
         assertEquals(400, response.getStatus());

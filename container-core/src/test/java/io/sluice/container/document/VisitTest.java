@@ -138,10 +138,11 @@ class VisitTest {
     }
 
     @Test
-    void unknownFieldInSelection_matchesNothing() throws Exception {
+    void unknownFieldInSelection_isABadRequest_notAnEmptyResult() throws Exception {
         fixture.putMusic(3);
-        List<String> ids = ids(pages(fixture, "/document/v1/?cluster=music&wantedDocumentCount=100&selection=" + encode("music.nope == 1")));
-        assertEquals(List.of(), ids);
+        HttpTester.Response response = fixture.get("/document/v1/?cluster=music&wantedDocumentCount=100&selection="
+                                                   + encode("music.nope == 1"));
+        assertEquals(400, response.getStatus()); // a misspelt field would otherwise look like an empty corpus
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.Set;
  * that Sluice does not model (by their first word: indexing, rank-profile, ...).
  */
 record ParsedSchema(String file, String name, Located document, List<Located> inherits, List<ParsedField> fields,
-                    List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames,
+                    List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames, Set<String> importedFieldNames,
                     List<Located> schemaInherits, Map<String, Integer> notModelled) {
 
     /** A name and where it was written. */

@@ -63,6 +63,7 @@ final class SchemaFileParser {
         List<ParsedStruct> structs = new ArrayList<>();
         List<ParsedFieldSet> fieldSets = new ArrayList<>();
         Set<String> otherFields = new LinkedHashSet<>();
+        Set<String> importedFields = new LinkedHashSet<>();
         while (!peek().isSymbol('}')) {
             Token token = peek();
             if (token.kind() == Token.Kind.END) throw error(token, "Expected '}' to close schema '" + name.name() + "'");
@@ -81,7 +82,7 @@ final class SchemaFileParser {
             } else {
                 int start = index;
                 skip();
-                rememberOtherField(start, otherFields);
+                rememberOtherField(start, otherFields, importedFields);
                 Token first = tokens.get(start);
                 noteNotModelled(first.is("field") ? "field (outside the document)"
                                 : first.is("import") ? "import field" : first.text());
@@ -96,7 +97,7 @@ final class SchemaFileParser {
                                            "Schema '" + name.name() + "' has document '" + document.name()
                                            + "': a schema's document must have the schema's name (Vespa requires it)");
         return new ParsedSchema(file, name.name(), document, inherits, fields, structs, fieldSets, otherFields,
-                                schemaInherits, Collections.unmodifiableMap(new TreeMap<>(notModelled)));
+                                importedFields, schemaInherits, Collections.unmodifiableMap(new TreeMap<>(notModelled)));
     }
 
     /** A file holding just {@code document NAME [inherits ...] { ... }}: a document type without a schema around it. */
@@ -113,18 +114,21 @@ final class SchemaFileParser {
         documentBody(fields, structs);
         Token end = peek();
         if (end.kind() != Token.Kind.END) throw error(end, "Expected end of file, got " + end.describe());
-        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), List.of(),
+        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), Set.of(), List.of(),
                                 Collections.unmodifiableMap(new TreeMap<>(notModelled)));
     }
 
     /** Notes the names of fields declared outside the document (schema fields, imported fields). */
-    private void rememberOtherField(int start, Set<String> otherFields) {
+    private void rememberOtherField(int start, Set<String> otherFields, Set<String> importedFields) {
         Token first = tokens.get(start);
         if (first.is("field") && start + 1 < index) {
             otherFields.add(tokens.get(start + 1).text());
         } else if (first.is("import")) {
             for (int i = start; i + 1 < index; i++)
-                if (tokens.get(i).is("as")) otherFields.add(tokens.get(i + 1).text());
+                if (tokens.get(i).is("as")) {
+                    otherFields.add(tokens.get(i + 1).text());
+                    importedFields.add(tokens.get(i + 1).text());
+                }
         }
     }
 

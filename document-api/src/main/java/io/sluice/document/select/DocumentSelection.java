@@ -76,10 +76,15 @@ public final class DocumentSelection {
         } else if (node instanceof Field) {
             Field field = (Field) node;
             requireType(field.documentType(), field.position(), schema);
-            if (!schema.hasField(field.documentType(), field.fieldName())) {
+            if (schema.hasField(field.documentType(), field.fieldName()))
+                return;
+            if (schema.hasImportedField(field.documentType(), field.fieldName()))
                 throw new SelectionParseException(source, field.position(), "'" + field + "'",
-                                                  "a field of document type '" + field.documentType() + "'");
-            }
+                                                  "a field of document type '" + field.documentType() + "' ('"
+                                                  + field.fieldName() + "' is imported from a parent document, and Sluice"
+                                                  + " does not follow references in selections)");
+            throw new SelectionParseException(source, field.position(), "'" + field + "'",
+                                              "a field of document type '" + field.documentType() + "'");
         } else {
             for (Expression child : children(node)) {
                 validate(child, schema);

@@ -111,9 +111,10 @@ class SchemaParserTest {
         List<String> warnings = new java.util.ArrayList<>();
         DocumentTypes types = SchemaParser.parse(Map.of("schemas/a.sd", schema), warnings::add);
         assertTrue(types.contains("a"));
+        assertEquals(java.util.Set.of("parent_name"), types.get("a").importedFields());
         assertEquals(List.of("schemas/a.sd: skipped, as Sluice runs no indexing, ranking or summaries and stores and "
                              + "returns documents as fed: field (outside the document), import field, indexing x2, "
-                             + "match, rank-profile x2; selections read imported fields as null"), warnings);
+                             + "match, rank-profile x2; a selection or condition naming an imported field is refused (400)"), warnings);
         List<String> none = new java.util.ArrayList<>();
         SchemaParser.parse(Map.of("b.sd", "schema b { document b { field f type int {} } }"), none::add);
         assertEquals(List.of(), none);

@@ -1,6 +1,8 @@
 package io.sluice.document.select;
 
 import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentTypes;
+import io.sluice.document.schema.SchemaParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -257,10 +259,34 @@ class DocumentSelectionTest {
         assertEquals("a field of document type 'music'", e.expected());
     }
 
+    @Test
+    void validate_importedField_saysReferencesAreNotFollowed() {
+        SelectionParseException e = assertThrows(SelectionParseException.class,
+                                                  () -> DocumentSelection.parse("music.artist_name == 'x'").validate(schema()));
+        assertEquals("a field of document type 'music' ('artist_name' is imported from a parent document, and Sluice "
+                     + "does not follow references in selections)", e.expected());
+    }
+
+    @Test
+    void validate_againstDocumentTypes_knowsInheritedFieldsAndImports() {
+        DocumentTypes types = SchemaParser.parse(Map.of(
+                "base.sd", "schema base { document base { field title type string {} } }",
+                "artist.sd", "schema artist { document artist { field name type string {} } }",
+                "song.sd", "schema song { document song inherits base { field by type reference<artist> {} }\n"
+                           + "  import field by.name as artist_name {}\n}"));
+        SelectionSchema schema = SelectionSchema.of(types);
+        DocumentSelection.parse("song.title == 'x' and base.title and artist.name and song.by").validate(schema);
+        assertThrows(SelectionParseException.class, () -> DocumentSelection.parse("base.by").validate(schema));
+        SelectionParseException imported = assertThrows(SelectionParseException.class,
+                                                        () -> DocumentSelection.parse("song.artist_name").validate(schema));
+        assertTrue(imported.expected().contains("imported"), imported.getMessage());
+    }
+
     private static SelectionSchema schema() {
         return new SelectionSchema() {
             @Override public boolean hasDocumentType(String name) { return name.equals("music"); }
             @Override public boolean hasField(String type, String field) { return field.equals("title"); }
+            @Override public boolean hasImportedField(String type, String field) { return field.equals("artist_name"); }
         };
     }
 
