@@ -1,16 +1,14 @@
 package io.sluice.document.select;
 
-import io.sluice.document.select.Expression.And;
-import io.sluice.document.select.Expression.Arithmetic;
-import io.sluice.document.select.Expression.Comparison;
 import io.sluice.document.select.Expression.DocumentType;
 import io.sluice.document.select.Expression.Field;
-import io.sluice.document.select.Expression.FunctionCall;
-import io.sluice.document.select.Expression.Not;
-import io.sluice.document.select.Expression.Or;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A parsed document selection, e.g. {@code music.year > 2000 and not id.namespace == "test"}.
@@ -20,15 +18,20 @@ import java.util.List;
  */
 public final class DocumentSelection {
 
+    /** The most assignments of field-path variables one document is evaluated under; beyond it the result is invalid. */
+    static final int MAX_BINDINGS = 16_384;
+
     private final String source;
     private final Expression expression;
     private final BucketConstraint bucketConstraint;
+    private final boolean hasVariables;
     private final Values values = new Values();
 
     private DocumentSelection(String source, Expression expression) {
         this.source = source;
         this.expression = expression;
         this.bucketConstraint = BucketConstraint.of(expression);
+        this.hasVariables = hasPathVariables(expression);
     }
 
     /**
@@ -50,9 +53,58 @@ public final class DocumentSelection {
         return bucketConstraint;
     }
 
-    /** Evaluates against {@code document}; {@code now()} reads {@code clock}. */
+    /**
+     * Evaluates against {@code document}; {@code now()} reads {@code clock}.
+     *
+     * <p>A field-path variable stands for one key or index throughout the selection, as on Vespa's content nodes:
+     * {@code music.m{$k}.a == 1 and music.m{$k}.b == 2} needs one entry with both. The selection is true when some
+     * assignment of keys and indexes makes it true, invalid when none does and some makes it invalid, else false; a
+     * document needing more than {@link #MAX_BINDINGS} assignments makes it invalid.
+     */
     public Result evaluate(SelectionContext document, Clock clock) {
-        return new Evaluator(document, clock, values).truth(expression);
+        Evaluator unbound = new Evaluator(document, clock, values);
+        if (!hasVariables)
+            return unbound.truth(expression);
+        Map<String, Set<Object>> domains = unbound.variableDomains(expression);
+        long assignments = 1;
+        for (Set<Object> domain : domains.values()) {
+            assignments *= domain.size();
+            if (assignments > MAX_BINDINGS)
+                return Result.INVALID;
+        }
+        if (domains.isEmpty())
+            return unbound.truth(expression);
+        List<String> names = new ArrayList<>(domains.keySet());
+        List<List<Object>> choices = new ArrayList<>();
+        for (String name : names)
+            choices.add(new ArrayList<>(domains.get(name)));
+        int[] at = new int[names.size()];
+        Map<String, Object> bindings = new HashMap<>();
+        Result result = Result.FALSE;
+        while (true) {
+            for (int i = 0; i < at.length; i++)
+                bindings.put(names.get(i), choices.get(i).get(at[i]));
+            result = result.or(new Evaluator(document, clock, values, bindings).truth(expression));
+            if (result == Result.TRUE)
+                return result;
+            int i = 0;
+            while (i < at.length && ++at[i] == choices.get(i).size())
+                at[i++] = 0;
+            if (i == at.length)
+                return result;
+        }
+    }
+
+    private static boolean hasPathVariables(Expression node) {
+        if (node instanceof Field)
+            for (Expression.PathElement element : ((Field) node).path())
+                if (element.kind() == Expression.PathElement.Kind.KEY_VARIABLE
+                    || element.kind() == Expression.PathElement.Kind.INDEX_VARIABLE)
+                    return true;
+        for (Expression child : Expression.children(node))
+            if (hasPathVariables(child))
+                return true;
+        return false;
     }
 
     /** Whether {@code document} matches, i.e. evaluation gives {@link Result#TRUE}. */
@@ -86,7 +138,7 @@ public final class DocumentSelection {
             throw new SelectionParseException(source, field.position(), "'" + field + "'",
                                               "a field of document type '" + field.documentType() + "'");
         } else {
-            for (Expression child : children(node)) {
+            for (Expression child : Expression.children(node)) {
                 validate(child, schema);
             }
         }
@@ -98,27 +150,6 @@ public final class DocumentSelection {
         }
     }
 
-    private static List<Expression> children(Expression node) {
-        if (node instanceof And) {
-            return ((And) node).operands();
-        }
-        if (node instanceof Or) {
-            return ((Or) node).operands();
-        }
-        if (node instanceof Not) {
-            return List.of(((Not) node).operand());
-        }
-        if (node instanceof Comparison) {
-            return List.of(((Comparison) node).left(), ((Comparison) node).right());
-        }
-        if (node instanceof Arithmetic) {
-            return List.of(((Arithmetic) node).left(), ((Arithmetic) node).right());
-        }
-        if (node instanceof FunctionCall) {
-            return List.of(((FunctionCall) node).target());
-        }
-        return List.of();
-    }
 
     /** The selection as given to {@link #parse(String)}. */
     @Override

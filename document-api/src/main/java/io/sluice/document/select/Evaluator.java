@@ -17,24 +17,36 @@ import io.sluice.document.select.Expression.Variable;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Evaluates one expression tree against one document. Values are the plain view of {@link SelectionContext}, plus
  * {@link Result#FALSE} for a field of another document type (the whole comparison is then false),
  * {@link Result#INVALID}, and {@link Values.Multi} for the several values a field path can reach.
+ *
+ * <p>A field-path variable ({@code $x} in {@code {$x}} or {@code [$x]}) that {@code bindings} binds selects that one
+ * map key or array index wherever it appears; an unbound one ranges over every key or index of its step.
  */
 final class Evaluator {
 
     private final SelectionContext document;
     private final Clock clock;
     private final Values values;
+    private final Map<String, Object> bindings;
 
     Evaluator(SelectionContext document, Clock clock, Values values) {
+        this(document, clock, values, Map.of());
+    }
+
+    Evaluator(SelectionContext document, Clock clock, Values values, Map<String, Object> bindings) {
         this.document = document;
         this.clock = clock;
         this.values = values;
+        this.bindings = bindings;
     }
 
     Result truth(Expression expression) {
@@ -92,7 +104,11 @@ final class Evaluator {
             return clock.instant().getEpochSecond();
         }
         if (expression instanceof Variable) {
-            return Result.INVALID;
+            Object bound = bindings.get(((Variable) expression).name());
+            if (bound instanceof Integer) {
+                return (long) (Integer) bound;
+            }
+            return bound != null ? bound : Result.INVALID;
         }
         if (expression instanceof FunctionCall) {
             FunctionCall call = (FunctionCall) expression;
@@ -126,6 +142,19 @@ final class Evaluator {
         if (!document.hasFields()) {
             return Result.INVALID;
         }
+        List<Object> current = new ArrayList<>();
+        boolean multi = walk(field, current, null);
+        if (current.isEmpty()) {
+            return null;
+        }
+        return multi || current.size() > 1 ? new Values.Multi(current) : current.get(0);
+    }
+
+    /**
+     * Puts the values {@code field}'s path reaches in {@code out}; returns whether it fanned out. With {@code domains},
+     * also adds every key or index an unbound variable step ranges over to that variable's domain.
+     */
+    private boolean walk(Field field, List<Object> out, Map<String, Set<Object>> domains) {
         List<PathElement> path = field.path();
         Object top = document.fieldValue(path.get(0).name());
         List<Object> current = new ArrayList<>();
@@ -136,18 +165,56 @@ final class Evaluator {
         for (PathElement element : path.subList(1, path.size())) {
             List<Object> next = new ArrayList<>();
             for (Object value : current) {
+                if (domains != null) {
+                    addDomain(value, element, domains);
+                }
                 multi |= step(value, element, next);
             }
             current = next;
         }
-        if (current.isEmpty()) {
-            return null;
+        out.addAll(current);
+        return multi;
+    }
+
+    private void addDomain(Object value, PathElement element, Map<String, Set<Object>> domains) {
+        if (bindings.containsKey(element.name())) {
+            return;
         }
-        return multi || current.size() > 1 ? new Values.Multi(current) : current.get(0);
+        if (element.kind() == PathElement.Kind.KEY_VARIABLE && value instanceof Map) {
+            domains.computeIfAbsent(element.name(), name -> new LinkedHashSet<>()).addAll(((Map<?, ?>) value).keySet());
+        } else if (element.kind() == PathElement.Kind.INDEX_VARIABLE && value instanceof List) {
+            Set<Object> domain = domains.computeIfAbsent(element.name(), name -> new LinkedHashSet<>());
+            for (int i = 0; i < ((List<?>) value).size(); i++) {
+                domain.add(i);
+            }
+        }
+    }
+
+    /**
+     * The keys and indexes each field-path variable of {@code expression} can take in this document, by variable
+     * name; a variable whose steps reach nothing has no entry.
+     */
+    Map<String, Set<Object>> variableDomains(Expression expression) {
+        Map<String, Set<Object>> domains = new LinkedHashMap<>();
+        collectDomains(expression, domains);
+        return domains;
+    }
+
+    private void collectDomains(Expression expression, Map<String, Set<Object>> domains) {
+        if (expression instanceof Field) {
+            Field field = (Field) expression;
+            if (document.hasFields() && document.isOfType(field.documentType())) {
+                walk(field, new ArrayList<>(), domains);
+            }
+        } else {
+            for (Expression child : Expression.children(expression)) {
+                collectDomains(child, domains);
+            }
+        }
     }
 
     /** Adds what {@code element} reaches from {@code value} to {@code out}; returns whether it fanned out. */
-    private static boolean step(Object value, PathElement element, List<Object> out) {
+    private boolean step(Object value, PathElement element, List<Object> out) {
         switch (element.kind()) {
             case FIELD:
                 if (value instanceof SelectionContext.Struct) {
@@ -180,7 +247,12 @@ final class Evaluator {
                 return false;
             case KEY_VARIABLE:
                 if (value instanceof Map) {
-                    out.addAll(((Map<?, ?>) value).values());
+                    Map<?, ?> map = (Map<?, ?>) value;
+                    if (bindings.containsKey(element.name())) {
+                        addIfSet(map.get(bindings.get(element.name())), out);
+                        return false;
+                    }
+                    out.addAll(map.values());
                 }
                 return true;
             case INDEX:
@@ -194,7 +266,15 @@ final class Evaluator {
                 return false;
             default:
                 if (value instanceof List) {
-                    out.addAll((List<?>) value);
+                    List<?> list = (List<?>) value;
+                    Object bound = bindings.get(element.name());
+                    if (bound instanceof Integer) {
+                        if ((Integer) bound < list.size()) {
+                            addIfSet(list.get((Integer) bound), out);
+                        }
+                        return false;
+                    }
+                    out.addAll(list);
                 }
                 return true;
         }

@@ -10,6 +10,29 @@ import java.util.Objects;
  */
 public sealed interface Expression {
 
+    /** The nodes directly below {@code node}: operands, sides, a function's target; none for a leaf. */
+    static List<Expression> children(Expression node) {
+        if (node instanceof And) {
+            return ((And) node).operands();
+        }
+        if (node instanceof Or) {
+            return ((Or) node).operands();
+        }
+        if (node instanceof Not) {
+            return List.of(((Not) node).operand());
+        }
+        if (node instanceof Comparison) {
+            return List.of(((Comparison) node).left(), ((Comparison) node).right());
+        }
+        if (node instanceof Arithmetic) {
+            return List.of(((Arithmetic) node).left(), ((Arithmetic) node).right());
+        }
+        if (node instanceof FunctionCall) {
+            return List.of(((FunctionCall) node).target());
+        }
+        return List.of();
+    }
+
     /** A literal: a {@link Long}, {@link Double}, {@link String}, {@link Boolean}, or {@code null}. */
     record Literal(Object value) implements Expression {
         @Override

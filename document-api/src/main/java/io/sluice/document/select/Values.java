@@ -178,8 +178,9 @@ final class Values {
         return Result.of(Glob.matches(String.valueOf(right), String.valueOf(left)));
     }
 
+    /** As on Vespa's content nodes, {@code =~} is defined on strings only: a number on either side is invalid. */
     private Result regex(Object left, Object right) {
-        if (!isScalar(left) || !isScalar(right)) {
+        if (!(left instanceof String) || !(right instanceof String)) {
             return Result.INVALID;
         }
         Pattern pattern = pattern(String.valueOf(right));

@@ -105,7 +105,8 @@ class DocumentSelectionTest {
             "music.title > 3", "music.artist == \"x\"", "music.embedding == 1", "music.embedding > 1",
             "music.year / 0 == 1", "music.year % 0 == 1", "music.title + 1 == 2", "music.missing + 1 == 2",
             "music.title.abs() == 1", "music.missing.lowercase() == \"x\"", "$x == 1", "music.raw == \"x\"",
-            "music.title =~ music.year + \"(\"", "id.bucket > 5",
+            "music.title =~ music.year + \"(\"", "id.bucket > 5", "music.year =~ \"20\"", "music.title =~ 2004",
+            "id.user =~ \"1\"",
             "music.missing > 3 and true", "music.missing > 3 or false", "not music.missing > 3"})
     void evaluate_undefinedOperation_isInvalid(String selection) {
         assertEquals(Result.INVALID, eval(selection), selection);
@@ -257,6 +258,36 @@ class DocumentSelectionTest {
                                                   () -> DocumentSelection.parse("true and music.nope > 1").validate(schema()));
         assertEquals(9, e.position());
         assertEquals("a field of document type 'music'", e.expected());
+    }
+
+    @Test
+    void variables_bindOneKeyOrIndexThroughoutTheSelection() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("m", Map.of("x", new SelectionContext.Struct(Map.of("a", 1L, "b", 3L)),
+                               "y", new SelectionContext.Struct(Map.of("a", 2L, "b", 2L))));
+        fields.put("first", List.of(1L, 2L, 3L));
+        fields.put("second", List.of(5L, 6L, 7L));
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), fields);
+        assertEquals(Result.FALSE, eval("t.m{$k}.a == 1 and t.m{$k}.b == 2", doc)); // no entry has both
+        assertEquals(Result.TRUE, eval("t.m{$k}.a == 2 and t.m{$k}.b == 2", doc));
+        assertEquals(Result.TRUE, eval("t.m{$k}.a == 1 and t.m{$j}.b == 2", doc)); // two variables bind independently
+        assertEquals(Result.FALSE, eval("t.first[$i] == 1 and t.second[$i] == 6", doc));
+        assertEquals(Result.TRUE, eval("t.first[$i] == 2 and t.second[$i] == 6", doc));
+        assertEquals(Result.TRUE, eval("t.first[$i] == 3 and $i == 2", doc)); // a bound variable is a value too
+        assertEquals(Result.TRUE, eval("t.m{$k}.b == 3 and $k == \"x\"", doc));
+        assertEquals(Result.FALSE, eval("t.m{$k}.b == 3 and $k == \"y\"", doc));
+        assertEquals(Result.TRUE, eval("not t.first[$i] == 1", doc)); // some element is not 1
+        assertEquals(Result.FALSE, eval("t.first[$i] == 9", doc));
+        assertEquals(Result.FALSE, eval("t.missing[$i] == 9", doc)); // nothing to bind: the path reaches nothing
+    }
+
+    @Test
+    void variables_overTooManyAssignments_areInvalid() {
+        List<Long> many = new java.util.ArrayList<>();
+        for (long i = 0; i < 200; i++) many.add(i);
+        SelectionContext doc = SelectionContext.of(DocumentId.of("id:ns:t::1"), Map.of("a", many, "b", many));
+        assertEquals(Result.TRUE, eval("t.a[$i] == 199 and t.b[$i] == 199", doc));
+        assertEquals(Result.INVALID, eval("t.a[$i] == 199 and t.b[$j] == 199", doc)); // 40,000 assignments
     }
 
     @Test
