@@ -17,6 +17,11 @@ public record Metric(String name, Map<String, String> dimensions, Map<String, Nu
         values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
+    /** Whether this is a counter: a total since start, {@code {"count": n}} only. */
+    public boolean isCounter() {
+        return values.size() == 1 && values.containsKey("count");
+    }
+
     /** A counter: {@code {"count": n}}. */
     public static Metric counter(String name, Map<String, String> dimensions, long count) {
         return new Metric(name, dimensions, Map.of("count", count));

@@ -11,8 +11,6 @@ import org.eclipse.jetty.http.HttpHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -100,36 +98,10 @@ public class StateHandler extends ReadOnlyHandler {
         }, true);
     }
 
-    /**
-     * Everything {@code /state/v1/metrics} reports beyond the two request metrics: responses by status class, latency
-     * percentiles, and the registered sources.
-     */
-    private List<Metric> extraMetrics() {
-        List<Metric> metrics = new ArrayList<>();
-        RequestStatistics statistics = context.statistics();
-        for (int n = 1; n <= 5; n++)
-            metrics.add(Metric.counter("http.status." + n + "xx", Map.of(), statistics.statusClassCount(n)));
-        var percentiles = new LinkedHashMap<String, Number>();
-        percentiles.put("50percentile", statistics.latencyPercentileNanos(0.50) / 1e6);
-        percentiles.put("95percentile", statistics.latencyPercentileNanos(0.95) / 1e6);
-        percentiles.put("99percentile", statistics.latencyPercentileNanos(0.99) / 1e6);
-        metrics.add(new Metric("jdisc.http.latency.percentiles", Map.of(), percentiles));
-        metrics.addAll(context.metrics().metrics());
-        return metrics;
-    }
-
     /** Vespa's Prometheus rendering: {@code name_value{dim="v",} number timestamp}, names made of [A-Za-z0-9_]. */
     private String prometheus() {
         long now = context.clock().millis();
-        RequestStatistics.Snapshot snapshot = context.statistics().snapshot();
-        List<Metric> metrics = new ArrayList<>();
-        metrics.add(Metric.counter("serverNumRequests", Map.of(), snapshot.count()));
-        var latency = new LinkedHashMap<String, Number>();
-        latency.put("count", snapshot.count());
-        latency.put("sum", snapshot.latencySumNanos() / 1e6);
-        latency.put("max", snapshot.latencyMaxNanos() / 1e6);
-        metrics.add(new Metric("jdisc.http.latency", Map.of(), latency));
-        metrics.addAll(extraMetrics());
+        List<Metric> metrics = context.allMetrics();
         StringBuilder text = new StringBuilder("# NOTE: THIS API IS NOT INTENDED FOR PUBLIC USE\n");
         for (Metric metric : metrics) {
             StringBuilder dimensions = new StringBuilder("{");
@@ -181,7 +153,7 @@ public class StateHandler extends ReadOnlyHandler {
         json.writeEndObject();
 
         if (dimensions)
-            for (Metric metric : extraMetrics()) {
+            for (Metric metric : context.extraMetrics()) {
                 json.writeStartObject();
                 json.writeStringField("name", metric.name());
                 json.writeObjectFieldStart("values");

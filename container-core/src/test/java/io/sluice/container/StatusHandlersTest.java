@@ -125,7 +125,9 @@ class StatusHandlersTest {
                                  handler(BindingsOverviewHandler.class, bundle, "http://*/"),
                                  handler(StatusHtmlHandler.class, bundle, "http://*/status.html"),
                                  handler(ApplicationStatusHandler.class, bundle, "http://*/ApplicationStatus"),
-                                 handler(StateHandler.class, bundle, "http://*/state/v1", "http://*/state/v1/*"))),
+                                 handler(StateHandler.class, bundle, "http://*/state/v1", "http://*/state/v1/*"),
+                                 handler(VespaMetricsHandler.class, bundle, "http://*/metrics/v2/values",
+                                         "http://*/prometheus/v1/values"))),
                          JsonTree.parse(server.get("/").getContent()));
         }
     }
@@ -153,7 +155,7 @@ class StatusHandlersTest {
             assertEquals(List.of(Map.of("id", "default", "class", ApplicationStatusHandler.SERVER_CLASS,
                                         "bundle", "jetty-server", "serverBindings", List.of())),
                          json.get("servers"));
-            assertEquals(4, ((List<?>) json.get("handlers")).size());
+            assertEquals(5, ((List<?>) json.get("handlers")).size());
         }
     }
 

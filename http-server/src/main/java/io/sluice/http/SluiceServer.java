@@ -9,7 +9,9 @@ import io.sluice.container.HandlerRegistration;
 import io.sluice.container.HandlerRegistry;
 import io.sluice.container.JsonErrorHandler;
 import io.sluice.container.MetricsSource;
+import io.sluice.container.JvmMetrics;
 import io.sluice.container.MetricsSources;
+import io.sluice.container.MetricsWindow;
 import io.sluice.container.RequestStatistics;
 import io.sluice.container.RequestStatisticsHandler;
 import io.sluice.container.ServiceHealth;
@@ -73,8 +75,11 @@ public final class SluiceServer {
         var serverIds = cluster.servers().stream().map(ServerConfig::id).toList();
         var metrics = new MetricsSources();
         builder.metricsSources.forEach(metrics::add);
+        metrics.add(new JvmMetrics());
+        metrics.add(new JettyMetrics(threads, connectors));
         StatusHandlers.register(registry, new StatusContext(health, statistics, builder.application, serverIds, builder.clock,
-                                                            metrics));
+                                                            metrics),
+                                cluster.id(), new MetricsWindow(builder.clock, MetricsWindow.DEFAULT_PERIOD));
         builder.handlers.forEach(registry::register);
         for (HandlerConfig handler : cluster.handlers())
             registry.register(UserHandlers.create(handler, builder.classLoader));

@@ -92,6 +92,26 @@ class DocumentApiMountTest {
     }
 
     @Test
+    void withDocumentApi_reportsVespaMetricsAtTheNodeMetricsApis() throws Exception {
+        serve(write("<document-api/>", "<memory/>"));
+        assertEquals(200, send("POST", "/document/v1/ns/music/docid/a", "{\"fields\":{\"artist\":\"x\"}}").getStatus());
+        assertEquals(200, send("DELETE", "/document/v1/ns/music/docid/a", null).getStatus());
+        Map<String, Object> v2 = JsonTree.object(send("GET", "/metrics/v2/values", null).getContentAsString());
+        Map<?, ?> service = (Map<?, ?>) ((List<?>) ((Map<?, ?>) ((List<?>) v2.get("nodes")).get(0)).get("services")).get(0);
+        Map<String, Object> values = new java.util.HashMap<>();
+        for (Object set : (List<?>) service.get("metrics"))
+            ((Map<?, ?>) ((Map<?, ?>) set).get("values")).forEach((name, value) -> values.putIfAbsent((String) name, value));
+        assertEquals(2L, values.get("httpapi_succeeded.count"), values.toString());
+        assertEquals(1L, values.get("httpapi_num_puts.count"), values.toString());
+        assertEquals(1L, values.get("httpapi_num_removes.count"), values.toString());
+        for (String name : List.of("httpapi_pending.last", "serverNumOpenConnections.last", "mem.heap.used.last",
+                                   "jdisc.http.jetty.threadpool.thread.busy.last", "jdisc.gc.count.last", "jdisc.http.latency.max"))
+            assertTrue(values.containsKey(name), name + " in " + values.keySet());
+        String prometheus = send("GET", "/prometheus/v1/values", null).getContentAsString();
+        assertTrue(prometheus.contains("\nhttpapi_succeeded_count{applicationId="), prometheus);
+    }
+
+    @Test
     void withEmbeddedStore_reportsItsFiguresPerCluster() throws Exception {
         Path app = write("<document-api/>", "<embedded/>");
         server = Main.serve(new LaunchOptions(app, OptionalInt.empty(), java.util.Optional.of(directory.resolve("data"))));

@@ -51,7 +51,7 @@ class SluiceServerTest {
                                  .build();
         assertEquals(List.of("io.sluice.container.BindingsOverviewHandler", "io.sluice.container.StatusHtmlHandler",
                              "io.sluice.container.ApplicationStatusHandler", "io.sluice.container.StateHandler",
-                             EchoHandler.class.getName()),
+                             "io.sluice.container.VespaMetricsHandler", EchoHandler.class.getName()),
                      server.handlers().stream().map(HandlerRegistration::className).toList());
     }
 

@@ -14,9 +14,15 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * Counters of the {@code /document/v1} handler, reported at {@code /state/v1/metrics} with Vespa-like
- * {@code httpapi_*} names: requests by method, responses by status class, latency, operations by type and outcome,
- * visits by kind, body bytes in and out, and the queue's depth. Lock-free; thread-safe.
+ * Counters of the {@code /document/v1} handler: requests by method, responses by status class, latency, operations by
+ * type and outcome, visits by kind, body bytes in and out, and the queue's depth. Lock-free; thread-safe.
+ *
+ * <p>Besides Sluice's own names ({@code httpapi_operations} by operation and outcome, ...), the write operations are
+ * also reported under Vespa's names, so Vespa's dashboards and alerts work: {@code httpapi_num_operations},
+ * {@code httpapi_num_puts}, {@code httpapi_num_updates}, {@code httpapi_num_removes}, {@code httpapi_succeeded},
+ * {@code httpapi_failed} (with {@code httpapi_failed_timeout}, {@code httpapi_failed_insufficient_storage} and
+ * {@code httpapi_failed_unknown} for overload, unavailable and internal errors), {@code httpapi_parse_error},
+ * {@code httpapi_condition_not_met} and {@code httpapi_not_found}. Gets and dry runs are not among them, as in Vespa.
  */
 public final class DocumentApiMetrics implements MetricsSource {
 
@@ -92,10 +98,43 @@ public final class DocumentApiMetrics implements MetricsSource {
         visits.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visits", Map.of("operation", kind), count.sum())));
         visitedDocuments.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visited_documents",
                                                                             Map.of("operation", kind), count.sum())));
+        metrics.addAll(vespaOperationMetrics());
         metrics.add(Metric.counter("httpapi_bytes_received", Map.of(), bytesReceived.sum()));
         metrics.add(Metric.counter("httpapi_bytes_sent", Map.of(), bytesSent.sum()));
         metrics.add(latency());
         metrics.addAll(gauges.get());
+        return metrics;
+    }
+
+    /** The write operations, counted under Vespa's metric names. */
+    private List<Metric> vespaOperationMetrics() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String name : List.of("httpapi_num_operations", "httpapi_num_puts", "httpapi_num_updates", "httpapi_num_removes",
+                                   "httpapi_succeeded", "httpapi_failed", "httpapi_failed_timeout",
+                                   "httpapi_failed_insufficient_storage", "httpapi_failed_unknown", "httpapi_parse_error",
+                                   "httpapi_condition_not_met", "httpapi_not_found"))
+            counts.put(name, 0L);
+        operations.forEach((key, adder) -> {
+            String type = key.get(0), outcome = key.get(1);
+            if (!(type.equals("put") || type.equals("update") || type.equals("remove")) || outcome.equals("dry_run"))
+                return;
+            long n = adder.sum();
+            counts.merge("httpapi_num_operations", n, Long::sum);
+            counts.merge("httpapi_num_" + type + "s", n, Long::sum);
+            switch (outcome) {
+                case "succeeded": counts.merge("httpapi_succeeded", n, Long::sum); break;
+                case "not_found": counts.merge("httpapi_not_found", n, Long::sum); break;
+                case "condition_not_met": counts.merge("httpapi_condition_not_met", n, Long::sum); break;
+                case "invalid": counts.merge("httpapi_parse_error", n, Long::sum); break;
+                default:
+                    counts.merge("httpapi_failed", n, Long::sum);
+                    counts.merge(outcome.equals("timeout") ? "httpapi_failed_timeout"
+                                 : outcome.equals("insufficient_storage") ? "httpapi_failed_insufficient_storage"
+                                 : "httpapi_failed_unknown", n, Long::sum);
+            }
+        });
+        List<Metric> metrics = new ArrayList<>();
+        counts.forEach((name, count) -> metrics.add(Metric.counter(name, Map.of(), count)));
         return metrics;
     }
 

@@ -71,6 +71,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         var content = new ContentClusterMetrics(builder.clusters);
         metrics.gauges(() -> {
             List<Metric> gauges = new ArrayList<>();
+            gauges.add(Metric.gauge("httpapi_pending", Map.of(), admission.pending()));
             gauges.add(Metric.gauge("httpapi_queued_operations", Map.of(), admission.pending()));
             gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), admission.pendingBytes()));
             gauges.add(Metric.gauge("httpapi_queued_age", Map.of(), admission.oldestAgeMillis() / 1000.0));
