@@ -181,6 +181,23 @@ public final class ContentClusters implements AutoCloseable {
     }
 
     /**
+     * The content clusters a write of a document of {@code type} goes to: the one {@code cluster} names, else, as
+     * Vespa's default route does, every cluster that stores the type, in configuration order.
+     *
+     * @throws HttpStatusException 400 as {@link #forDocumentType}
+     */
+    public List<Cluster> forWrite(String type, Optional<String> cluster) {
+        Cluster first = forDocumentType(type, cluster);
+        if (cluster.isPresent())
+            return List.of(first);
+        List<Cluster> all = new ArrayList<>();
+        for (Cluster candidate : clusters.values())
+            if (candidate.stores(type))
+                all.add(candidate);
+        return all;
+    }
+
+    /**
      * The content cluster a write's {@code route} parameter names, or empty for the default route. Vespa generates
      * these routes to a content cluster {@code NAME}: {@code NAME}, {@code NAME-index}, {@code NAME-direct},
      * {@code storage/cluster.NAME} and the hop {@code [Content:cluster=NAME]}; {@code default}, {@code default-get}

@@ -21,9 +21,12 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -75,15 +78,16 @@ final class SingleDocumentOperations {
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
             return;
-        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), routed);
-        OperationOptions base = options(request, cluster, id);
+        List<ContentClusters.Cluster> clusters = context.clusters().forWrite(id.documentType(), routed);
+        OperationOptions base = options(request, clusters.get(0), id);
         enqueueWithBody(request, "put", id, body -> {
             ParsedPut put = putReader.readPut(id, body.bytes(), 0, body.length());
             Optional<String> effectiveCondition = condition.or(put::condition);
             OperationOptions options = withCondition(base, effectiveCondition)
                     .withCreateIfNonExistent(create.or(put::create).orElse(false));
             Document document = put.document();
-            return new Prepared(put.hasIgnoredFields(), () -> cluster.backend().put(document, options));
+            return new Prepared(put.hasIgnoredFields(),
+                                () -> toEach(clusters, id, options, (cluster, own) -> cluster.backend().put(document, own)));
         });
     }
 
@@ -95,8 +99,8 @@ final class SingleDocumentOperations {
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
             return;
-        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), routed);
-        OperationOptions base = options(request, cluster, id);
+        List<ContentClusters.Cluster> clusters = context.clusters().forWrite(id.documentType(), routed);
+        OperationOptions base = options(request, clusters.get(0), id);
         enqueueWithBody(request, "update", id, body -> {
             ParsedUpdate parsed = updateReader.readUpdate(id, body.bytes(), 0, body.length());
             boolean effectiveCreate = create.or(parsed::create).orElse(false);
@@ -104,7 +108,8 @@ final class SingleDocumentOperations {
             DocumentUpdate update = parsed.update().withCreateIfNonExistent(effectiveCreate);
             OperationOptions options = withCondition(base, condition.or(parsed::condition))
                     .withCreateIfNonExistent(effectiveCreate);
-            return new Prepared(parsed.hasIgnoredFields(), () -> cluster.backend().update(update, options));
+            return new Prepared(parsed.hasIgnoredFields(),
+                                () -> toEach(clusters, id, options, (cluster, own) -> cluster.backend().update(update, own)));
         });
     }
 
@@ -115,10 +120,47 @@ final class SingleDocumentOperations {
         DocumentId id = request.path().documentId();
         if (dryRun(request, id))
             return;
-        ContentClusters.Cluster cluster = context.clusters().forDocumentType(id.documentType(), routed);
-        OperationOptions options = withCondition(options(request, cluster, id), condition);
-        enqueueReady(request, "remove", id, () -> cluster.backend().remove(id, options),
+        List<ContentClusters.Cluster> clusters = context.clusters().forWrite(id.documentType(), routed);
+        OperationOptions options = withCondition(options(request, clusters.get(0), id), condition);
+        enqueueReady(request, "remove", id, () -> toEach(clusters, id, options, (cluster, own) -> cluster.backend().remove(id, own)),
                      outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()));
+    }
+
+    /**
+     * Applies a write to each of {@code clusters} (each in the bucket space its cluster keeps the type in) and answers
+     * with their merged outcome ({@link #merged}); one cluster is called directly.
+     */
+    private static CompletableFuture<Outcome> toEach(List<ContentClusters.Cluster> clusters, DocumentId id, OperationOptions options,
+                                                     BiFunction<ContentClusters.Cluster, OperationOptions, CompletableFuture<Outcome>> write) {
+        if (clusters.size() == 1)
+            return write.apply(clusters.get(0), options);
+        List<CompletableFuture<Outcome>> outcomes = new ArrayList<>();
+        for (ContentClusters.Cluster cluster : clusters)
+            outcomes.add(write.apply(cluster, options.withBucketSpace(cluster.bucketSpace(id.documentType()))));
+        return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
+                                .thenApply(__ -> merged(outcomes.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /**
+     * What a write to several clusters answers, as Vespa merges the replies of its default route: the first failure
+     * (anything but success, not found and a failed condition), else the first failed condition, else a success that
+     * found the document, else the first outcome.
+     */
+    static Outcome merged(List<Outcome> outcomes) {
+        for (Outcome outcome : outcomes)
+            if (outcome.status() != Outcome.Status.SUCCESS && outcome.status() != Outcome.Status.NOT_FOUND
+                && outcome.status() != Outcome.Status.CONDITION_FAILED)
+                return outcome;
+        for (Outcome outcome : outcomes)
+            if (outcome.status() == Outcome.Status.CONDITION_FAILED)
+                return outcome;
+        for (Outcome outcome : outcomes)
+            if (outcome.isSuccess() && outcome.found())
+                return outcome;
+        for (Outcome outcome : outcomes)
+            if (outcome.isSuccess())
+                return outcome;
+        return outcomes.get(0);
     }
 
     /**
