@@ -1,6 +1,7 @@
 package io.sluice.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +18,23 @@ import java.util.Optional;
  * @param engine        which content backend stores the documents
  * @param dataDirectory where the embedded engine keeps its files; empty means {@code data/<id>} beside the package
  * @param engineOptions engine-specific settings from the {@code <engine>} element (e.g. sync mode, contact points)
+ * @param selection     the document selection of the documents the cluster keeps, from the {@code selection} of
+ *                      {@code <documents>} and of its {@code <document>}s; empty keeps every document of its types
+ * @param garbageCollectionInterval with {@code garbage-collection="true"}, how often documents outside
+ *                      {@code selection} are removed
  */
 public record ContentCluster(String id, List<DocumentTypeRef> documents, int minRedundancy, List<Node> nodes,
-                             Engine engine, Optional<Path> dataDirectory, Map<String, String> engineOptions) {
+                             Engine engine, Optional<Path> dataDirectory, Map<String, String> engineOptions,
+                             Optional<String> selection, Optional<Duration> garbageCollectionInterval) {
+
+    /** Vespa's default {@code garbage-collection-interval}. */
+    public static final Duration DEFAULT_GARBAGE_COLLECTION_INTERVAL = Duration.ofSeconds(3600);
+
+    /** A cluster that keeps every document of its types. */
+    public ContentCluster(String id, List<DocumentTypeRef> documents, int minRedundancy, List<Node> nodes,
+                          Engine engine, Optional<Path> dataDirectory, Map<String, String> engineOptions) {
+        this(id, documents, minRedundancy, nodes, engine, dataDirectory, engineOptions, Optional.empty(), Optional.empty());
+    }
 
     public enum Engine { EMBEDDED, MEMORY, CASSANDRA }
 
@@ -49,6 +64,10 @@ public record ContentCluster(String id, List<DocumentTypeRef> documents, int min
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         engineOptions = Map.copyOf(engineOptions);
+        Objects.requireNonNull(selection, "selection");
+        Objects.requireNonNull(garbageCollectionInterval, "garbageCollectionInterval");
+        if (garbageCollectionInterval.isPresent() && selection.isEmpty())
+            throw new ConfigException("<content id='" + id + "'> has garbage collection but no document selection");
         if (documents.isEmpty())
             throw new ConfigException("<content id='" + id + "'> has no <document>");
         var types = new HashSet<String>();

@@ -41,6 +41,8 @@ final class ContentReader {
         ApplicationPackageLoader.checkVersion(content, diagnostics);
         String id = diagnostics.nonEmptyAttribute(content, "id").orElse(DEFAULT_ID);
         List<ContentCluster.DocumentTypeRef> documents = new ArrayList<>();
+        Optional<String> selection = Optional.empty();
+        Optional<java.time.Duration> garbageCollection = Optional.empty();
         Optional<Integer> minRedundancy = Optional.empty();
         Optional<XmlElement> redundancy = Optional.empty();
         Optional<XmlElement> minRedundancyElement = Optional.empty();
@@ -52,7 +54,10 @@ final class ContentReader {
             switch (child.name()) {
                 case "documents":
                     diagnostics.once(child, content, seen);
-                    documents.addAll(documents(child));
+                    Documents read = documents(child);
+                    documents.addAll(read.types());
+                    selection = read.selection();
+                    garbageCollection = read.garbageCollectionInterval();
                     break;
                 case "min-redundancy":
                     diagnostics.once(child, content, seen);
@@ -94,8 +99,10 @@ final class ContentReader {
             diagnostics.warn(nodesElement.orElse(content),
                              content.describe() + " lists " + nodes.size() + " <node>s, but Sluice serves the cluster "
                              + "from this one process (its engine decides where the data lives), ignored");
+        Optional<String> kept = selection;
+        Optional<java.time.Duration> collected = garbageCollection;
         return diagnostics.construct(content, () -> new ContentCluster(
-                id, documents, copies, nodes, chosen.engine(), chosen.dataDirectory(), chosen.options()));
+                id, documents, copies, nodes, chosen.engine(), chosen.dataDirectory(), chosen.options(), kept, collected));
     }
 
     /** {@code <min-redundancy>} wins over the older {@code <redundancy>}; without either, one copy. */
@@ -110,38 +117,61 @@ final class ContentReader {
         return diagnostics.text(redundancy.get(), ValueType.POSITIVE_INT);
     }
 
-    private List<ContentCluster.DocumentTypeRef> documents(XmlElement documents) {
+    /** What {@code <documents>} says: the types, the selection of the documents kept, and garbage collection. */
+    private record Documents(List<ContentCluster.DocumentTypeRef> types, Optional<String> selection,
+                             Optional<java.time.Duration> garbageCollectionInterval) { }
+
+    /**
+     * The types, and the cluster's selection as Vespa composes it: each {@code <document>}'s own {@code selection}
+     * applies to its type ({@code (type and (selection))}, a type without one keeps all its documents), and the
+     * {@code selection} of {@code <documents>} applies to them all.
+     */
+    private Documents documents(XmlElement documents) {
         diagnostics.checkAttributes(documents, Set.of("garbage-collection", "garbage-collection-interval", "selection"), Set.of());
-        refuseSelection(documents);
+        Optional<String> common = selection(documents);
         boolean garbageCollection = diagnostics.attribute(documents, "garbage-collection", ValueType.BOOLEAN).orElse(false);
-        if (garbageCollection)
-            throw diagnostics.refused(documents, "garbage-collection='true' of <documents>",
-                                      "documents outside their selection would never be removed (garbage collection is "
-                                      + "not implemented yet); remove the attribute to keep every document");
-        if (documents.attribute("garbage-collection-interval").isPresent())
+        Optional<java.time.Duration> interval = diagnostics.attribute(documents, "garbage-collection-interval",
+                                                                      ValueType.POSITIVE_SECONDS);
+        if (interval.isPresent() && ! garbageCollection)
             diagnostics.warn(documents, "attribute 'garbage-collection-interval' of <documents> has no effect without "
                                         + "garbage-collection='true', ignored");
         List<ContentCluster.DocumentTypeRef> types = new ArrayList<>();
+        List<String> perType = new ArrayList<>();
+        boolean anyOwn = false;
         for (XmlElement child : documents.children()) {
-            if (child.name().equals("document")) types.add(document(child));
+            if (child.name().equals("document")) {
+                ContentCluster.DocumentTypeRef type = document(child);
+                types.add(type);
+                Optional<String> own = selection(child);
+                anyOwn |= own.isPresent();
+                perType.add(own.map(text -> "(" + type.type() + " and (" + text + "))").orElse(type.type()));
+            }
             else if (child.name().equals("document-processing")) diagnostics.unsupported(child, documents);
             else diagnostics.unknown(child, documents);
         }
-        return types;
+        List<String> parts = new ArrayList<>();
+        common.ifPresent(text -> parts.add("(" + text + ")"));
+        if (anyOwn)
+            parts.add("(" + String.join(" or ", perType) + ")");
+        Optional<String> selection = parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", parts));
+        if (garbageCollection && selection.isEmpty())
+            diagnostics.warn(documents, "garbage-collection='true' of <documents> without a document selection removes "
+                                        + "nothing, ignored");
+        return new Documents(types, selection, garbageCollection && selection.isPresent()
+                                               ? Optional.of(interval.orElse(ContentCluster.DEFAULT_GARBAGE_COLLECTION_INTERVAL))
+                                               : Optional.empty());
     }
 
-    /** A document selection decides which documents a cluster stores: Sluice would store them all. */
-    private void refuseSelection(XmlElement element) {
-        if (element.attribute("selection").isPresent())
-            throw diagnostics.refused(element, "attribute 'selection' of " + element.describe(),
-                                      "it decides which documents the cluster stores (and, with garbage collection, "
-                                      + "which it deletes), and Sluice would store every document; remove it to store "
-                                      + "all documents of the type");
+    /** A non-blank {@code selection} attribute; it is parsed and checked against the schemas when the server starts. */
+    private Optional<String> selection(XmlElement element) {
+        Optional<String> text = element.attribute("selection");
+        if (text.isPresent() && text.get().isBlank())
+            throw diagnostics.error(element, "attribute 'selection' of " + element.describe() + " is empty");
+        return text.map(String::trim);
     }
 
     private ContentCluster.DocumentTypeRef document(XmlElement document) {
         diagnostics.checkAttributes(document, Set.of("type", "mode", "global", "selection"), Set.of());
-        refuseSelection(document);
         for (XmlElement child : document.children())
             diagnostics.unknown(child, document);
         String type = diagnostics.requiredAttribute(document, "type");

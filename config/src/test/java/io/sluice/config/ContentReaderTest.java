@@ -11,6 +11,7 @@ import java.util.Optional;
 import static io.sluice.config.TestPackages.loadContent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ContentReaderTest {
 
@@ -168,36 +169,51 @@ class ContentReaderTest {
     }
 
     @Test
-    void documentsGarbageCollection_isRefused() {
-        ConfigException e = assertThrows(ConfigException.class, () -> TestPackages.load(dir, """
+    void selections_combinePerTypeAndForAllTypes_andGarbageCollectionDefaultsToAnHour() {
+        ApplicationPackage app = TestPackages.load(dir, """
+                <services>
+                  <container/>
+                  <content id="music">
+                    <documents garbage-collection="true" selection="id.namespace != 'test'">
+                      <document type="music" mode="index" selection="music.year > now() - 86400"/>
+                      <document type="book" mode="index"/>
+                    </documents>
+                  </content>
+                </services>
+                """, "music", "book");
+        ContentCluster content = app.services().contents().get(0);
+        assertEquals(Optional.of("(id.namespace != 'test') and ((music and (music.year > now() - 86400)) or book)"),
+                     content.selection());
+        assertEquals(Optional.of(ContentCluster.DEFAULT_GARBAGE_COLLECTION_INTERVAL), content.garbageCollectionInterval());
+        assertEquals(List.of(), app.warnings());
+    }
+
+    @Test
+    void garbageCollectionWithoutSelection_isWarnedAndOff() {
+        ApplicationPackage app = TestPackages.load(dir, """
                 <services>
                   <container/>
                   <content id="music">
                     <documents garbage-collection="true"><document type="music" mode="index"/></documents>
                   </content>
                 </services>
-                """, "music"));
-        assertEquals("services.xml:4: garbage-collection='true' of <documents> is not supported by Sluice: documents "
-                     + "outside their selection would never be removed (garbage collection is not implemented yet); "
-                     + "remove the attribute to keep every document", e.getMessage());
+                """, "music");
+        assertEquals(List.of("services.xml:4: garbage-collection='true' of <documents> without a document selection "
+                             + "removes nothing, ignored"), app.warnings());
+        assertEquals(Optional.empty(), app.services().contents().get(0).garbageCollectionInterval());
     }
 
     @Test
-    void documentSelection_isRefused() {
+    void emptySelection_isAnError() {
         ConfigException e = assertThrows(ConfigException.class, () -> TestPackages.load(dir, """
                 <services>
                   <container/>
                   <content id="music">
-                    <documents>
-                      <document type="music" mode="index" selection="music.year > 2000"/>
-                    </documents>
+                    <documents selection=" "><document type="music" mode="index"/></documents>
                   </content>
                 </services>
                 """, "music"));
-        assertEquals("services.xml:5: attribute 'selection' of <document type='music'> is not supported by Sluice: it "
-                     + "decides which documents the cluster stores (and, with garbage collection, which it deletes), "
-                     + "and Sluice would store every document; remove it to store all documents of the type",
-                     e.getMessage());
+        assertTrue(e.getMessage().startsWith("services.xml:4: attribute 'selection' of <documents"), e.getMessage());
     }
 
     @Test

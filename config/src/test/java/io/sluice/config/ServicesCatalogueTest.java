@@ -66,10 +66,15 @@ class ServicesCatalogueTest {
     }
 
     /** A {@code <documents>} element of content cluster music, on line 4. */
-    private static Construct documents(String name, Status status, String documents) {
+    private static Construct documents(String name, Status status, String documents, Predicate<ContentCluster> applied) {
         return new Construct(name, status, "<services version=\"1.0\">\n<container version=\"1.0\"/>\n"
                                            + "<content id=\"music\" version=\"1.0\">\n" + documents
-                                           + "\n</content>\n</services>\n", 4, app -> true);
+                                           + "\n</content>\n</services>\n", 4,
+                             app -> applied.test(app.services().contents().get(0)));
+    }
+
+    private static Construct documents(String name, Status status, String documents) {
+        return documents(name, status, documents, c -> true);
     }
 
     /** The snippet inside {@code <services>}, on line 3. */
@@ -146,10 +151,15 @@ class ServicesCatalogueTest {
                 content("<experimental>", Status.WARNED, "<experimental/>"),
 
                 // <documents>
-                documents("garbage-collection='true'", Status.REFUSED,
+                documents("garbage-collection='true'", Status.IMPLEMENTED,
+                          "<documents garbage-collection=\"true\" garbage-collection-interval=\"60\" selection=\"music.year &gt; 2000\">"
+                          + "<document type=\"music\" mode=\"index\"/></documents>",
+                          c -> c.garbageCollectionInterval().equals(java.util.Optional.of(Duration.ofSeconds(60)))),
+                documents("'selection'", Status.IMPLEMENTED,
+                          "<documents><document type=\"music\" mode=\"index\" selection=\"music.year &gt; 2000\"/></documents>",
+                          c -> c.selection().equals(java.util.Optional.of("((music and (music.year > 2000)))"))),
+                documents("garbage-collection='true' of <documents> without a document selection", Status.WARNED,
                           "<documents garbage-collection=\"true\"><document type=\"music\" mode=\"index\"/></documents>"),
-                documents("'selection'", Status.REFUSED,
-                          "<documents><document type=\"music\" mode=\"index\" selection=\"music.year &gt; 2000\"/></documents>"),
                 documents("'garbage-collection-interval'", Status.WARNED,
                           "<documents garbage-collection-interval=\"60\"><document type=\"music\" mode=\"index\"/></documents>"),
                 documents("<document-processing>", Status.WARNED,

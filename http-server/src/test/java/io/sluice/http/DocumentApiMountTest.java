@@ -126,6 +126,27 @@ class DocumentApiMountTest {
     }
 
     @Test
+    void documentSelection_filtersPuts_andOneNamingAnUnknownFieldStopsStartUp() throws Exception {
+        Path app = write("<document-api/>", "<memory/>");
+        Path services = app.resolve("services.xml");
+        Files.writeString(services, Files.readString(services).replace("<documents>",
+                "<documents garbage-collection=\"true\" selection=\"music.year &gt; 2000\">"));
+        serve(app);
+        ContentResponse ignored = send("POST", "/document/v1/ns/music/docid/a", "{\"fields\":{\"year\":1990}}");
+        assertEquals(200, ignored.getStatus());
+        assertEquals("true", ignored.getHeaders().get("X-Vespa-Ignored-Operation"));
+        assertEquals(404, send("GET", "/document/v1/ns/music/docid/a", null).getStatus());
+        assertTrue(send("GET", "/state/v1/metrics?format=prometheus", null).getContentAsString()
+                           .contains("content_gc_sweeps_count{clusterId=\"music\",} 0 "));
+        server.stop();
+        server = null;
+        Files.writeString(services, Files.readString(services).replace("music.year &gt; 2000", "music.yaer &gt; 2000"));
+        ConfigException e = assertThrows(ConfigException.class, () -> serve(app));
+        assertTrue(e.getMessage().startsWith("<content id='music'> has an invalid document selection: Unexpected "
+                                             + "'music.yaer'"), e.getMessage());
+    }
+
+    @Test
     void withoutDocumentApi_answers404NotConfigured() throws Exception {
         serve(write("", "<memory/>"));
         ContentResponse response = send("GET", "/document/v1/ns/music/docid/a", null);

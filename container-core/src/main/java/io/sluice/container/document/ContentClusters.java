@@ -4,8 +4,14 @@ import io.sluice.config.ApplicationPackage;
 import io.sluice.config.ConfigException;
 import io.sluice.config.ContentCluster;
 import io.sluice.container.HttpStatusException;
+import io.sluice.document.Document;
+import io.sluice.document.DocumentException;
+import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
+import io.sluice.document.select.DocumentSelection;
+import io.sluice.document.select.DocumentSelectionContext;
+import io.sluice.document.select.Result;
 import io.sluice.document.select.SelectionSchema;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
@@ -14,6 +20,8 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,14 +45,41 @@ public final class ContentClusters implements AutoCloseable {
      * @param backend     where its documents are
      * @param types       the document types it stores, by name, in configuration order
      * @param globalTypes the names of those that are global (bucket space {@code global})
+     * @param selection   the documents it keeps ({@code selection} of {@code <documents>}); empty keeps all
+     * @param garbageCollectionInterval how often documents outside {@code selection} are removed, if they are
      */
-    public record Cluster(String id, ContentBackend backend, List<String> types, List<String> globalTypes) {
+    public record Cluster(String id, ContentBackend backend, List<String> types, List<String> globalTypes,
+                          Optional<DocumentSelection> selection, Optional<Duration> garbageCollectionInterval) {
 
         public Cluster {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(backend, "backend");
             types = List.copyOf(types);
             globalTypes = List.copyOf(globalTypes);
+            Objects.requireNonNull(selection, "selection");
+            Objects.requireNonNull(garbageCollectionInterval, "garbageCollectionInterval");
+        }
+
+        /** A cluster that keeps every document of its types. */
+        public Cluster(String id, ContentBackend backend, List<String> types, List<String> globalTypes) {
+            this(id, backend, types, globalTypes, Optional.empty(), Optional.empty());
+        }
+
+        /**
+         * Whether a put of {@code document} goes to this cluster: its selection must hold for it (Vespa's document
+         * route selector takes a put only where the selection is true).
+         */
+        public boolean keeps(Document document, Clock clock) {
+            return selection.isEmpty() || selection.get().matches(DocumentSelectionContext.of(document), clock);
+        }
+
+        /**
+         * Whether an update or remove of {@code id} goes to this cluster: unless its selection is false for the id alone
+         * (field values are unknown, so a selection on fields lets it through, as in Vespa).
+         */
+        public boolean mayKeep(DocumentId id, DocumentType type, Clock clock) {
+            return selection.isEmpty()
+                   || selection.get().evaluate(DocumentSelectionContext.removed(id, type), clock) != Result.FALSE;
         }
 
         /** Whether this cluster stores documents of type {@code type}. */
@@ -108,11 +143,13 @@ public final class ContentClusters implements AutoCloseable {
                                               + content.engine().name().toLowerCase(java.util.Locale.ROOT)
                                               + ", which this server does not provide; available: "
                                               + factories.keySet().stream().map(e -> e.name().toLowerCase(java.util.Locale.ROOT)).sorted().toList());
+                Optional<DocumentSelection> selection = content.selection().map(text -> keptSelection(content, text, types));
                 ContentBackend backend = factory.create(content, application, types);
                 clusters.add(new Cluster(content.id(), backend,
                                          content.documents().stream().map(ContentCluster.DocumentTypeRef::type).toList(),
                                          content.documents().stream().filter(ContentCluster.DocumentTypeRef::global)
-                                                .map(ContentCluster.DocumentTypeRef::type).toList()));
+                                                .map(ContentCluster.DocumentTypeRef::type).toList(),
+                                         selection, content.garbageCollectionInterval()));
             }
         }
         catch (RuntimeException e) {
@@ -120,6 +157,19 @@ public final class ContentClusters implements AutoCloseable {
             throw e;
         }
         return new ContentClusters(types, clusters);
+    }
+
+    /** A cluster's document selection, parsed and checked against the schemas, or a start-up error naming it. */
+    private static DocumentSelection keptSelection(ContentCluster content, String text, DocumentTypes types) {
+        try {
+            DocumentSelection selection = DocumentSelection.parse(text);
+            selection.validate(SelectionSchema.of(types));
+            return selection;
+        }
+        catch (DocumentException e) {
+            throw new ConfigException("<content id='" + content.id() + "'> has an invalid document selection: "
+                                      + e.getMessage());
+        }
     }
 
     /** Every document type of the application. */

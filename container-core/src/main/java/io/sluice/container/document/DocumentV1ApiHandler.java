@@ -59,6 +59,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private final int maxVisits;
     private final AtomicInteger runningVisits = new AtomicInteger();
     private final Deadlines deadlines;
+    private final GarbageCollector garbageCollector;
 
     private DocumentV1ApiHandler(Builder builder) {
         this.ownScheduler = builder.scheduler == null ? new ScheduledExecutorScheduler("sluice-document-v1-deadlines", true) : null;
@@ -69,6 +70,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         MemoryBudget bodies = builder.bodyMemory != null ? builder.bodyMemory : MemoryBudget.ofHeap();
         MemoryBudget visitMemory = builder.visitMemory != null ? builder.visitMemory : MemoryBudget.ofHeap();
         var content = new ContentClusterMetrics(builder.clusters);
+        this.garbageCollector = new GarbageCollector(builder.clusters, scheduler, builder.clock);
         metrics.gauges(() -> {
             List<Metric> gauges = new ArrayList<>();
             gauges.add(Metric.gauge("httpapi_pending", Map.of(), admission.pending()));
@@ -79,6 +81,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), runningVisits.get()));
             gauges.add(Metric.gauge("httpapi_visit_bytes", Map.of(), visitMemory.reserved()));
             gauges.addAll(content.metrics());
+            gauges.addAll(garbageCollector.metrics());
             return gauges;
         });
         this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, admission, metrics, bodies,
@@ -218,11 +221,13 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     protected void doStart() throws Exception {
         super.doStart(); // starts an own scheduler first
         deadlines.start();
+        garbageCollector.start();
     }
 
     @Override
     protected void doStop() throws Exception {
         deadlines.stop();
+        garbageCollector.stop();
         super.doStop();
         context.clusters().close();
     }

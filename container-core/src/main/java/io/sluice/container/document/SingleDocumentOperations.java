@@ -39,6 +39,8 @@ final class SingleDocumentOperations {
 
     private static final Logger log = LoggerFactory.getLogger(SingleDocumentOperations.class);
     static final Map<String, String> IGNORED_FIELDS = Map.of("X-Vespa-Ignored-Fields", "true");
+    /** Vespa's answer to a write no content cluster's document selection takes: 200, nothing written. */
+    static final Map<String, String> IGNORED_OPERATION = Map.of("X-Vespa-Ignored-Operation", "true");
 
     private final DocumentApiContext context;
     private final DocumentJsonReader putReader;
@@ -86,8 +88,9 @@ final class SingleDocumentOperations {
             OperationOptions options = withCondition(base, effectiveCondition)
                     .withCreateIfNonExistent(create.or(put::create).orElse(false));
             Document document = put.document();
-            return new Prepared(put.hasIgnoredFields(),
-                                () -> toEach(clusters, id, options, (cluster, own) -> cluster.backend().put(document, own)));
+            List<ContentClusters.Cluster> keeping = clusters.stream().filter(cluster -> cluster.keeps(document, context.clock())).toList();
+            return new Prepared(headers(keeping, put.hasIgnoredFields()),
+                                () -> toEach(keeping, id, options, (cluster, own) -> cluster.backend().put(document, own)));
         });
     }
 
@@ -108,8 +111,9 @@ final class SingleDocumentOperations {
             DocumentUpdate update = parsed.update().withCreateIfNonExistent(effectiveCreate);
             OperationOptions options = withCondition(base, condition.or(parsed::condition))
                     .withCreateIfNonExistent(effectiveCreate);
-            return new Prepared(parsed.hasIgnoredFields(),
-                                () -> toEach(clusters, id, options, (cluster, own) -> cluster.backend().update(update, own)));
+            List<ContentClusters.Cluster> keeping = mayKeep(clusters, id);
+            return new Prepared(headers(keeping, parsed.hasIgnoredFields()),
+                                () -> toEach(keeping, id, options, (cluster, own) -> cluster.backend().update(update, own)));
         });
     }
 
@@ -122,8 +126,21 @@ final class SingleDocumentOperations {
             return;
         List<ContentClusters.Cluster> clusters = context.clusters().forWrite(id.documentType(), routed);
         OperationOptions options = withCondition(options(request, clusters.get(0), id), condition);
-        enqueueReady(request, "remove", id, () -> toEach(clusters, id, options, (cluster, own) -> cluster.backend().remove(id, own)),
-                     outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()));
+        List<ContentClusters.Cluster> keeping = mayKeep(clusters, id);
+        enqueueReady(request, "remove", id, () -> toEach(keeping, id, options, (cluster, own) -> cluster.backend().remove(id, own)),
+                     outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()),
+                     headers(keeping, false));
+    }
+
+    /** The clusters whose document selection may take an update or remove of {@code id}. */
+    private List<ContentClusters.Cluster> mayKeep(List<ContentClusters.Cluster> clusters, DocumentId id) {
+        return clusters.stream().filter(cluster -> cluster.mayKeep(id, context.clusters().types().get(id.documentType()),
+                                                                   context.clock())).toList();
+    }
+
+    /** The headers of a successful answer: an ignored operation, or ignored fields, or none. */
+    private static Map<String, String> headers(List<ContentClusters.Cluster> targets, boolean ignoredFields) {
+        return targets.isEmpty() ? IGNORED_OPERATION : ignoredFields ? IGNORED_FIELDS : Map.of();
     }
 
     /**
@@ -132,6 +149,8 @@ final class SingleDocumentOperations {
      */
     private static CompletableFuture<Outcome> toEach(List<ContentClusters.Cluster> clusters, DocumentId id, OperationOptions options,
                                                      BiFunction<ContentClusters.Cluster, OperationOptions, CompletableFuture<Outcome>> write) {
+        if (clusters.isEmpty()) // no cluster's selection takes it: ignored, as Vespa does
+            return CompletableFuture.completedFuture(Outcome.missing());
         if (clusters.size() == 1)
             return write.apply(clusters.get(0), options);
         List<CompletableFuture<Outcome>> outcomes = new ArrayList<>();
@@ -216,13 +235,18 @@ final class SingleDocumentOperations {
     }
 
     /** A parsed operation, ready to call the backend. */
-    private record Prepared(boolean ignoredFields, Supplier<CompletableFuture<Outcome>> call) { }
+    private record Prepared(Map<String, String> headers, Supplier<CompletableFuture<Outcome>> call) { }
 
     /** Admits an operation without a body and calls the backend at once; a refusal answers the request. */
     private void enqueueReady(DocumentRequest request, String type, DocumentId id, Supplier<CompletableFuture<Outcome>> call,
                               Function<Outcome, DocumentResponses.Reply> render) {
+        enqueueReady(request, type, id, call, render, Map.of());
+    }
+
+    private void enqueueReady(DocumentRequest request, String type, DocumentId id, Supplier<CompletableFuture<Outcome>> call,
+                              Function<Outcome, DocumentResponses.Reply> render, Map<String, String> headers) {
         Admission.Permit permit = context.admission().admit(0);
-        run(request, type, id, permit, null, call, render, Map.of());
+        run(request, type, id, permit, null, call, render, headers);
     }
 
     /**
@@ -269,7 +293,7 @@ final class SingleDocumentOperations {
         }
         run(request, type, id, permit, body, prepared.call(),
             outcome -> DocumentResponses.outcome(request.pathId(), id, outcome, request.trace()),
-            prepared.ignoredFields() ? IGNORED_FIELDS : Map.of());
+            prepared.headers());
     }
 
     /**

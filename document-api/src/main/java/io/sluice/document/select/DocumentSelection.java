@@ -25,13 +25,28 @@ public final class DocumentSelection {
     private final Expression expression;
     private final BucketConstraint bucketConstraint;
     private final boolean hasVariables;
+    private final boolean complement;
     private final Values values = new Values();
 
     private DocumentSelection(String source, Expression expression) {
+        this(source, expression, false);
+    }
+
+    private DocumentSelection(String source, Expression expression, boolean complement) {
         this.source = source;
         this.expression = expression;
-        this.bucketConstraint = BucketConstraint.of(expression);
+        this.bucketConstraint = complement ? BucketConstraint.of(new Expression.Literal(true)) : BucketConstraint.of(expression);
         this.hasVariables = hasPathVariables(expression);
+        this.complement = complement;
+    }
+
+    /**
+     * A selection true exactly where this one is not: false or invalid. Unlike {@code not (...)}, which is invalid
+     * where its operand is, it matches a document this one cannot decide, e.g. one without a field it compares. It is
+     * what garbage collection removes: every document a cluster's selection does not keep.
+     */
+    public DocumentSelection complement() {
+        return new DocumentSelection(source, expression, !complement);
     }
 
     /**
@@ -62,6 +77,11 @@ public final class DocumentSelection {
      * document needing more than {@link #MAX_BINDINGS} assignments makes it invalid.
      */
     public Result evaluate(SelectionContext document, Clock clock) {
+        Result result = evaluateExpression(document, clock);
+        return complement ? Result.of(result != Result.TRUE) : result;
+    }
+
+    private Result evaluateExpression(SelectionContext document, Clock clock) {
         Evaluator unbound = new Evaluator(document, clock, values);
         if (!hasVariables)
             return unbound.truth(expression);
@@ -154,7 +174,7 @@ public final class DocumentSelection {
     /** The selection as given to {@link #parse(String)}. */
     @Override
     public String toString() {
-        return source;
+        return complement ? "anything but (" + source + ")" : source;
     }
 
 }

@@ -291,6 +291,21 @@ class DocumentSelectionTest {
     }
 
     @Test
+    void complement_isTrueWhereTheSelectionIsFalseOrInvalid() {
+        DocumentSelection kept = DocumentSelection.parse("music.year > 2000 and id.user == 1234");
+        assertEquals(Result.TRUE, kept.evaluate(MUSIC, CLOCK));
+        assertEquals(Result.FALSE, kept.complement().evaluate(MUSIC, CLOCK));
+        SelectionContext noYear = SelectionContext.of(DocumentId.of("id:space:music:n=1234:song-2"), Map.of("title", "x"));
+        assertEquals(Result.INVALID, kept.evaluate(noYear, CLOCK));
+        assertEquals(Result.TRUE, kept.complement().evaluate(noYear, CLOCK));
+        SelectionContext otherUser = SelectionContext.of(DocumentId.of("id:space:music:n=7:song-3"), Map.of("year", 2005L));
+        assertEquals(Result.TRUE, kept.complement().evaluate(otherUser, CLOCK));
+        assertTrue(kept.complement().bucketConstraint().buckets().isEmpty(), "a complement is in every bucket");
+        assertEquals(Result.TRUE, kept.complement().complement().evaluate(MUSIC, CLOCK));
+        assertEquals("anything but (music.year > 2000 and id.user == 1234)", kept.complement().toString());
+    }
+
+    @Test
     void validate_importedField_saysReferencesAreNotFollowed() {
         SelectionParseException e = assertThrows(SelectionParseException.class,
                                                   () -> DocumentSelection.parse("music.artist_name == 'x'").validate(schema()));
