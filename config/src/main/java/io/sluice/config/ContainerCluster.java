@@ -15,9 +15,17 @@ import java.util.Optional;
  * @param handlers    user {@code <handler>} bindings
  * @param accessLog   whether to write the JSON access log, and where
  * @param stopTimeout how long a graceful stop waits for in-flight requests
+ * @param clients     the {@code <clients>} allowed to use the document API; empty means no access control
  */
 public record ContainerCluster(String id, List<ServerConfig> servers, Optional<DocumentApiConfig> documentApi,
-                               List<HandlerConfig> handlers, AccessLogConfig accessLog, Duration stopTimeout) {
+                               List<HandlerConfig> handlers, AccessLogConfig accessLog, Duration stopTimeout,
+                               List<ClientConfig> clients) {
+
+    /** A container without access control. */
+    public ContainerCluster(String id, List<ServerConfig> servers, Optional<DocumentApiConfig> documentApi,
+                            List<HandlerConfig> handlers, AccessLogConfig accessLog, Duration stopTimeout) {
+        this(id, servers, documentApi, handlers, accessLog, stopTimeout, List.of());
+    }
 
     public static final int DEFAULT_PORT = 8080;
 
@@ -35,6 +43,11 @@ public record ContainerCluster(String id, List<ServerConfig> servers, Optional<D
         handlers = List.copyOf(handlers);
         Objects.requireNonNull(accessLog, "accessLog");
         Objects.requireNonNull(stopTimeout, "stopTimeout");
+        clients = List.copyOf(clients);
+        var clientIds = new HashSet<String>();
+        for (ClientConfig client : clients)
+            if ( ! clientIds.add(client.id()))
+                throw new ConfigException("Duplicate <client> id '" + client.id() + "' in <container id='" + id + "'>");
         if (servers.isEmpty())
             throw new ConfigException("<container id='" + id + "'> has no servers");
         var ids = new HashSet<String>();

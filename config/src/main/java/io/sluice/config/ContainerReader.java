@@ -1,5 +1,6 @@
 package io.sluice.config;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ final class ContainerReader {
             "secret-store", "zookeeper", "load-balancer", "document", "server");
 
     /** Access control Sluice does not have: ignoring it would serve every client, so it stops start-up. */
-    private static final Set<String> ACCESS_CONTROL = Set.of("clients", "client-authorize");
+    private static final Set<String> ACCESS_CONTROL = Set.of("client-authorize");
 
     /** Fields of Vespa's {@code jdisc.http.server} def that Sluice accepts and does not use. */
     private static final Set<String> SERVER_CONFIG_NO_EFFECT = Set.of(
@@ -56,6 +57,7 @@ final class ContainerReader {
         List<HandlerConfig> handlers = new ArrayList<>();
         AccessLogConfig accessLog = null;
         Duration stopTimeout = ContainerCluster.DEFAULT_STOP_TIMEOUT;
+        List<ClientConfig> clients = List.of();
         Set<String> seen = new HashSet<>();
         for (XmlElement child : container.children()) {
             switch (child.name()) {
@@ -69,6 +71,10 @@ final class ContainerReader {
                     break;
                 case "handler":
                     handlers.add(handler(child));
+                    break;
+                case "clients":
+                    diagnostics.once(child, container, seen);
+                    clients = clients(child);
                     break;
                 case "accesslog":
                     AccessLogConfig log = accessLog(child);
@@ -105,7 +111,56 @@ final class ContainerReader {
         Optional<DocumentApiConfig> api = documentApi;
         AccessLogConfig log = accessLog == null ? AccessLogConfig.disabled() : accessLog;
         Duration stop = stopTimeout;
-        return diagnostics.construct(container, () -> new ContainerCluster(id, connectors, api, handlers, log, stop));
+        List<ClientConfig> allowed = clients;
+        return diagnostics.construct(container, () -> new ContainerCluster(id, connectors, api, handlers, log, stop, allowed));
+    }
+
+    /** Vespa's {@code <clients>}: each {@code <client id permissions>} with {@code <certificate file>}s and {@code <token id>}s. */
+    private List<ClientConfig> clients(XmlElement clients) {
+        diagnostics.checkAttributes(clients, Set.of(), Set.of());
+        List<ClientConfig> all = new ArrayList<>();
+        for (XmlElement client : clients.children()) {
+            if ( ! client.name().equals("client")) {
+                diagnostics.unknown(client, clients);
+                continue;
+            }
+            diagnostics.checkAttributes(client, Set.of("id", "permissions"), Set.of());
+            String id = diagnostics.requiredAttribute(client, "id");
+            Set<ClientConfig.Permission> permissions = new java.util.TreeSet<>();
+            for (String permission : diagnostics.requiredAttribute(client, "permissions").split(",")) {
+                switch (permission.trim()) {
+                    case "read": permissions.add(ClientConfig.Permission.READ); break;
+                    case "write": permissions.add(ClientConfig.Permission.WRITE); break;
+                    default: throw diagnostics.error(client, client.describe() + " permissions: '" + permission.trim()
+                                                             + "' is not one of read, write");
+                }
+            }
+            List<Path> certificates = new ArrayList<>();
+            List<String> tokens = new ArrayList<>();
+            for (XmlElement credential : client.children()) {
+                switch (credential.name()) {
+                    case "certificate": {
+                        diagnostics.checkAttributes(credential, Set.of("file"), Set.of());
+                        Path file = directory.resolve(diagnostics.requiredAttribute(credential, "file")).normalize();
+                        if ( ! Files.isRegularFile(file))
+                            throw diagnostics.error(credential, "<certificate> file " + file + " of " + client.describe()
+                                                                + " does not exist");
+                        certificates.add(file);
+                        break;
+                    }
+                    case "token":
+                        diagnostics.checkAttributes(credential, Set.of("id"), Set.of());
+                        tokens.add(diagnostics.requiredAttribute(credential, "id"));
+                        break;
+                    default:
+                        diagnostics.unknown(credential, client);
+                }
+            }
+            all.add(diagnostics.construct(client, () -> new ClientConfig(id, permissions, certificates, tokens)));
+        }
+        if (all.isEmpty())
+            throw diagnostics.error(clients, "<clients> has no <client>: every request would be refused");
+        return all;
     }
 
     /** In Vespa a handler's class defaults to its id. */

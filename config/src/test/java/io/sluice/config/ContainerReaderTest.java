@@ -262,12 +262,30 @@ class ContainerReaderTest {
     }
 
     @Test
-    void clients_isRefusedNamingItsLine() {
-        ConfigException e = assertThrows(ConfigException.class,
+    void clients_readCertificatesTokensAndPermissions() throws Exception {
+        java.nio.file.Files.createDirectories(dir.resolve("security"));
+        java.nio.file.Files.writeString(dir.resolve("security/clients.pem"), "-----BEGIN CERTIFICATE-----\n");
+        ContainerCluster container = container(dir, "<clients>\n"
+                                                    + "<client id=\"feed\" permissions=\"read,write\"><certificate file=\"security/clients.pem\"/></client>\n"
+                                                    + "<client id=\"query\" permissions=\"read\"><token id=\"query-token\"/></client>\n"
+                                                    + "</clients>\n");
+        assertEquals(List.of(new ClientConfig("feed", java.util.Set.of(ClientConfig.Permission.READ, ClientConfig.Permission.WRITE),
+                                              List.of(dir.resolve("security/clients.pem").normalize()), List.of()),
+                             new ClientConfig("query", java.util.Set.of(ClientConfig.Permission.READ), List.of(), List.of("query-token"))),
+                     container.clients());
+    }
+
+    @Test
+    void clients_withoutCredentialsOrWithBadPermissionsOrMissingFiles_stopStartUp() {
+        ConfigException none = assertThrows(ConfigException.class,
                 () -> loadContainer(dir, "<clients>\n<client id=\"feed\" permissions=\"write\"/>\n</clients>\n"));
-        assertEquals("services.xml:3: <clients> in <container id='default'> is not supported by Sluice: access control "
-                     + "is not implemented yet, and starting without it would let every client read and write; remove "
-                     + "the element to serve without access control", e.getMessage());
+        assertEquals("services.xml:4: <client id='feed'> has neither a <certificate> nor a <token>", none.getMessage());
+        ConfigException permission = assertThrows(ConfigException.class,
+                () -> loadContainer(dir, "<clients>\n<client id=\"feed\" permissions=\"read,admin\"><token id=\"t\"/></client>\n</clients>\n"));
+        assertTrue(permission.getMessage().contains("permissions: 'admin' is not one of read, write"), permission.getMessage());
+        ConfigException missing = assertThrows(ConfigException.class,
+                () -> loadContainer(dir, "<clients>\n<client id=\"feed\" permissions=\"read\"><certificate file=\"nope.pem\"/></client>\n</clients>\n"));
+        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
     }
 
 }

@@ -85,7 +85,7 @@ public final class SluiceServer {
             registry.register(UserHandlers.create(handler, builder.classLoader));
 
         server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime, new HeaderSizeLimitHandler(
-                compression(new BindingRouter(registry.registrations()))))));
+                AccessControl.wrap(compression(new BindingRouter(registry.registrations())), cluster, builder.environment)))));
         if (cluster.accessLog().enabled())
             server.setRequestLog(JsonRequestLog.of(cluster.accessLog()));
 
@@ -264,6 +264,7 @@ public final class SluiceServer {
         private ClassLoader classLoader = SluiceServer.class.getClassLoader();
         private Duration certificateCheckInterval = CERTIFICATE_CHECK_INTERVAL;
         private ApplicationInfo application;
+        private java.util.function.Function<String, String> environment = System::getenv;
 
         private Builder(ContainerCluster cluster) {
             this.cluster = Objects.requireNonNull(cluster, "cluster");
@@ -290,6 +291,12 @@ public final class SluiceServer {
         /** What {@code /ApplicationStatus} reports; default an unnamed application. */
         public Builder application(ApplicationInfo application) {
             this.application = Objects.requireNonNull(application, "application");
+            return this;
+        }
+
+        /** Where token values of {@code <clients>} are read from; default the process environment. */
+        public Builder environment(java.util.function.Function<String, String> environment) {
+            this.environment = Objects.requireNonNull(environment, "environment");
             return this;
         }
 

@@ -74,6 +74,11 @@ public final class ServerFixture implements AutoCloseable {
         return new ServerFixture(pki, server);
     }
 
+    /** A fixture around {@code server}, already started, whose TLS clients trust {@code pki}'s CA. */
+    public static ServerFixture of(TestPki pki, SluiceServer server) {
+        return new ServerFixture(pki, server);
+    }
+
     public SluiceServer server() {
         return server;
     }
