@@ -88,7 +88,7 @@ final class SingleDocumentOperations {
             OperationOptions options = withCondition(base, effectiveCondition)
                     .withCreateIfNonExistent(create.or(put::create).orElse(false));
             Document document = put.document();
-            List<ContentClusters.Cluster> keeping = clusters.stream().filter(cluster -> cluster.keeps(document, context.clock())).toList();
+            List<ContentClusters.Cluster> keeping = taking(clusters, cluster -> cluster.keeps(document, context.clock()));
             return new Prepared(headers(keeping, put.hasIgnoredFields()),
                                 () -> toEach(keeping, id, options, (cluster, own) -> cluster.backend().put(document, own)));
         });
@@ -134,8 +134,17 @@ final class SingleDocumentOperations {
 
     /** The clusters whose document selection may take an update or remove of {@code id}. */
     private List<ContentClusters.Cluster> mayKeep(List<ContentClusters.Cluster> clusters, DocumentId id) {
-        return clusters.stream().filter(cluster -> cluster.mayKeep(id, context.clusters().types().get(id.documentType()),
-                                                                   context.clock())).toList();
+        return taking(clusters, cluster -> cluster.selection().isEmpty()
+                                           || cluster.mayKeep(id, context.clusters().types().get(id.documentType()), context.clock()));
+    }
+
+    /** The clusters {@code takes} accepts: {@code clusters} itself, without allocating, when it accepts them all. */
+    private static List<ContentClusters.Cluster> taking(List<ContentClusters.Cluster> clusters,
+                                                        java.util.function.Predicate<ContentClusters.Cluster> takes) {
+        for (int i = 0; i < clusters.size(); i++)
+            if ( ! takes.test(clusters.get(i)))
+                return clusters.stream().filter(takes).toList();
+        return clusters;
     }
 
     /** The headers of a successful answer: an ignored operation, or ignored fields, or none. */
