@@ -30,13 +30,12 @@ public final class VespaMetricsHandler extends ReadOnlyHandler {
 
     private final StatusContext context;
     private final MetricsWindow window;
-    private final String hostname;
+    private volatile String hostname;
     private final Map<String, String> serviceDimensions;
 
     public VespaMetricsHandler(StatusContext context, MetricsWindow window, String clusterName) {
         this.context = context;
         this.window = window;
-        this.hostname = hostname();
         var dimensions = new LinkedHashMap<String, String>();
         dimensions.put("serviceId", "container");
         dimensions.put("clustertype", "container");
@@ -93,6 +92,7 @@ public final class VespaMetricsHandler extends ReadOnlyHandler {
 
     private byte[] v2(List<Values> sets) {
         long seconds = context.clock().millis() / 1000;
+        String hostname = hostname();
         return Json.write(json -> {
             json.writeStartObject();
             json.writeArrayFieldStart("nodes");
@@ -163,13 +163,24 @@ public final class VespaMetricsHandler extends ReadOnlyHandler {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
-    private static String hostname() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
+    /**
+     * The host's name: {@code HOSTNAME} from the environment, else what the resolver says, looked up on the first
+     * request rather than at start-up (a lookup can take seconds where DNS is misconfigured).
+     */
+    private String hostname() {
+        String known = hostname;
+        if (known != null)
+            return known;
+        String name = System.getenv("HOSTNAME");
+        if (name == null || name.isBlank()) {
+            try {
+                name = InetAddress.getLocalHost().getHostName();
+            }
+            catch (UnknownHostException e) {
+                name = "localhost";
+            }
         }
-        catch (UnknownHostException e) {
-            return "localhost";
-        }
+        return hostname = name;
     }
 
 }
