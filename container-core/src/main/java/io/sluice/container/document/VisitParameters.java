@@ -71,8 +71,15 @@ record VisitParameters(ContentClusters.Cluster cluster, BucketSpace bucketSpace,
         if (wanted.isEmpty() && ! stream)
             wanted = OptionalInt.of(1);
         int concurrency = positive(parameters, "concurrency").orElse(1);
+        if (concurrency > 1 && CONCURRENCY_WARNED.compareAndSet(false, true))
+            log.warn("Visit parameter 'concurrency' ({}) is accepted and ignored, here and in later visits: a Sluice visit "
+                     + "reads one batch at a time per slice, which decides only its speed, not what it returns; use "
+                     + "'slices' to visit in parallel", concurrency);
         return common(request, clusters, cluster, parameters.string("selection"), wanted, concurrency, stream);
     }
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(VisitParameters.class);
+    private static final java.util.concurrent.atomic.AtomicBoolean CONCURRENCY_WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * The parameters of a copy, update-where or delete-where (spec §1.5): {@code cluster} and {@code selection} are
