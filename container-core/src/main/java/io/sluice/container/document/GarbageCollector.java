@@ -118,23 +118,32 @@ final class GarbageCollector implements MetricsSource {
 
     private CompletableFuture<Long> sweep(ContentClusters.Cluster cluster, BucketSpace space, DocumentSelection kept) {
         DocumentSelection outside = kept.complement();
-        Visit visit = cluster.backend().visit(VisitSpec.builder().bucketSpace(space).selection(outside)
-                                                      .fieldSet(FieldSet.none()).build());
+        Visit visit;
+        try {
+            visit = cluster.backend().visit(VisitSpec.builder().bucketSpace(space).selection(outside)
+                                                     .fieldSet(FieldSet.none()).build());
+        }
+        catch (RuntimeException e) { // e.g. a backend closed under a sweep
+            return CompletableFuture.failedFuture(e);
+        }
         running.add(visit);
         if (stopped.get())
             visit.cancel();
         CompletableFuture<Long> done = new CompletableFuture<>();
-        pull(cluster, space, outside, visit, 0, done);
+        pull(cluster, space, outside, visit, BATCH_BYTES, 0, done);
         return done.whenComplete((n, failure) -> {
             running.remove(visit);
             visit.cancel();
         });
     }
 
-    /** Pulls the next batch, removes its documents, and goes on when they are all answered. */
+    /**
+     * Pulls the next batch of at most {@code maxBytes}, removes its documents, and goes on when they are all answered;
+     * a batch stopped before a larger document is pulled again with room for it.
+     */
     private void pull(ContentClusters.Cluster cluster, BucketSpace space, DocumentSelection outside, Visit visit,
-                      long removedSoFar, CompletableFuture<Long> done) {
-        visit.next(BATCH_ENTRIES, BATCH_BYTES).thenCompose(batch -> removeAll(cluster, space, outside, batch)
+                      long maxBytes, long removedSoFar, CompletableFuture<Long> done) {
+        visit.next(BATCH_ENTRIES, maxBytes).thenCompose(batch -> removeAll(cluster, space, outside, batch)
                 .thenApply(removed -> new Object[] { batch, removed }))
              .whenComplete((result, failure) -> {
                  if (failure != null) {
@@ -146,7 +155,7 @@ final class GarbageCollector implements MetricsSource {
                  if (batch.isFinished() || stopped.get())
                      done.complete(removed);
                  else
-                     pull(cluster, space, outside, visit, removed, done);
+                     pull(cluster, space, outside, visit, Math.max(BATCH_BYTES, batch.blockedBytes()), removed, done);
              });
     }
 

@@ -125,14 +125,16 @@ class GarbageCollectionTest {
         put("id:ns:music::2010", "{\"year\":2010}");
         put("id:ns:music::none", "{\"title\":\"no year\"}");
         put("id:ns:artist::a", "{\"name\":\"kept, as artists are\"}");
+        put("id:ns:music::big", "{\"year\":1991,\"title\":\"" + "x".repeat(3 << 20) + "\"}"); // above a batch's bytes
         GarbageCollector collector = new GarbageCollector(handler.context().clusters(), scheduler, clock);
-        assertEquals(2L, collector.sweep(cluster).get(30, TimeUnit.SECONDS));
+        assertEquals(3L, collector.sweep(cluster).get(30, TimeUnit.SECONDS));
+        assertTrue(!stored("id:ns:music::big"));
         assertTrue(!stored("id:ns:music::1990"));
         assertTrue(!stored("id:ns:music::none"));
         assertTrue(stored("id:ns:music::2010"));
         assertTrue(stored("id:ns:artist::a"));
         assertEquals(0L, collector.sweep(cluster).get(30, TimeUnit.SECONDS));
-        assertEquals(2L, counter(collector, "content_gc_removed"));
+        assertEquals(3L, counter(collector, "content_gc_removed"));
         assertEquals(2L, counter(collector, "content_gc_sweeps"));
     }
 
