@@ -1,12 +1,14 @@
 package io.sluice.content;
 
 import io.sluice.document.Document;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.DocumentId;
 import io.sluice.document.select.DocumentSelection;
 
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The result of one single-document operation, as a value: failures are outcomes, not exceptions.
@@ -58,7 +60,9 @@ public final class Outcome {
     private final long timestamp;
     private final boolean found;
     private final boolean foundKnown;
-    private final Document document;
+    private Document document; // decoded from decoder on first use when the get answered with fieldsJson
+    private final Supplier<Document> decoder;
+    private final FieldsJson fieldsJson;
 
     private Outcome(Status status, String message, long timestamp, boolean found, Document document) {
         this(status, message, timestamp, found, true, document);
@@ -72,6 +76,19 @@ public final class Outcome {
         this.found = found;
         this.foundKnown = foundKnown;
         this.document = document;
+        this.decoder = null;
+        this.fieldsJson = null;
+    }
+
+    private Outcome(long timestamp, FieldsJson fieldsJson, Supplier<Document> decoder) {
+        this.status = Status.SUCCESS;
+        this.message = "";
+        this.timestamp = timestamp;
+        this.found = true;
+        this.foundKnown = true;
+        this.document = null;
+        this.decoder = Objects.requireNonNull(decoder, "decoder");
+        this.fieldsJson = Objects.requireNonNull(fieldsJson, "fieldsJson");
     }
 
     /** A write that was applied at {@code timestamp}; {@code found} says whether the document existed before. */
@@ -95,6 +112,15 @@ public final class Outcome {
     /** A get that found {@code document}, stored at {@code timestamp}. */
     public static Outcome found(Document document, long timestamp) {
         return new Outcome(Status.SUCCESS, "", timestamp, true, Objects.requireNonNull(document, "document"));
+    }
+
+    /**
+     * A get that found a whole document, stored at {@code timestamp}, whose fields the engine holds as
+     * {@code fieldsJson}: a response can be written from those bytes; {@link #document()} decodes them with
+     * {@code decoder} only if somebody asks.
+     */
+    public static Outcome found(FieldsJson fieldsJson, Supplier<Document> decoder, long timestamp) {
+        return new Outcome(timestamp, fieldsJson, decoder);
     }
 
     /** A failure, or {@link Status#NOT_FOUND}; use {@link #written}, {@link #missing} or {@link #found} for success. */
@@ -186,7 +212,18 @@ public final class Outcome {
 
     /** The document a successful get read, filtered by its field set; empty for every other outcome. */
     public Optional<Document> document() {
+        if (document == null && decoder != null)
+            document = decoder.get(); // immutable: a race decodes twice, harmlessly
         return Optional.ofNullable(document);
+    }
+
+    /**
+     * For a get that found a whole document in an engine that holds its fields as JSON of the current types: those
+     * bytes, which are what {@link io.sluice.document.json.DocumentJsonWriter} writes for {@link #document()} with
+     * short tensors. Empty otherwise, and then only {@link #document()} has the document.
+     */
+    public Optional<FieldsJson> fieldsJson() {
+        return Optional.ofNullable(fieldsJson);
     }
 
     @Override
@@ -196,7 +233,7 @@ public final class Outcome {
         }
         Outcome other = (Outcome) o;
         return status == other.status && message.equals(other.message) && timestamp == other.timestamp
-               && found == other.found && foundKnown == other.foundKnown && Objects.equals(document, other.document);
+               && found == other.found && foundKnown == other.foundKnown && Objects.equals(document(), other.document());
     }
 
     @Override
@@ -210,7 +247,7 @@ public final class Outcome {
             return status + ": " + message;
         }
         return "SUCCESS(timestamp " + timestamp + (!foundKnown ? ", not read" : found ? ", found" : ", not found")
-               + (document == null ? "" : ", " + document) + ")";
+               + (document != null ? ", " + document : fieldsJson != null ? ", fields " + fieldsJson : "") + ")";
     }
 
 }

@@ -1,6 +1,7 @@
 package io.sluice.content;
 
 import io.sluice.document.Document;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
@@ -116,8 +117,13 @@ public final class WriteRules {
         if (!Version.isLive(current)) {
             return Outcome.notFound("Document '" + id + "' not found");
         }
-        Document document = current.document();
         Optional<DocumentSelection> condition = options.condition();
+        if (condition.isEmpty() && fields.isEveryField()) {
+            Optional<FieldsJson> json = current.fieldsJson();
+            if (json.isPresent())
+                return Outcome.found(json.get(), current::document, current.timestamp());
+        }
+        Document document = current.document();
         if (condition.isPresent() && !holds(condition.get(), document, clock)) {
             return Outcome.conditionNotMet(condition.get(), id);
         }

@@ -23,6 +23,7 @@ public final class DocumentType {
     private final Map<String, StructType> structs;
     private final Map<String, List<String>> fieldSets;
     private final Set<String> importedFields;
+    private final int fingerprint;
 
     private DocumentType(Builder builder, Map<String, Field> fields, Map<String, StructType> structs) {
         this.name = builder.name;
@@ -33,6 +34,29 @@ public final class DocumentType {
         Set<String> imported = new TreeSet<>(builder.importedFields);
         for (DocumentType parent : inherited) imported.addAll(parent.importedFields);
         this.importedFields = Collections.unmodifiableSet(imported);
+        this.fingerprint = describe().hashCode();
+    }
+
+    /**
+     * Everything that decides how a document's JSON reads into this type: the name, each field with its type, each
+     * struct with its fields. Two types with equal descriptions read the same JSON into the same document.
+     */
+    private String describe() {
+        StringBuilder description = new StringBuilder(name);
+        for (Field field : fields.values())
+            description.append('\n').append(field.name()).append(' ').append(field.type().typeName());
+        for (StructType struct : structs.values())
+            description.append('\n').append(struct);
+        return description.toString();
+    }
+
+    /**
+     * A hash of this type's fields and structs (with their types), the same in every process for the same schema: an
+     * engine that stores it with a document's JSON can tell whether that JSON still reads back unchanged, i.e. whether
+     * the schema changed (a field removed, or its type changed) since the document was written.
+     */
+    public int fingerprint() {
+        return fingerprint;
     }
 
     public static Builder builder(String name) {

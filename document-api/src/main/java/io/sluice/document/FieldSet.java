@@ -90,6 +90,11 @@ public final class FieldSet {
         return fieldNames == null || !fieldNames.isEmpty();
     }
 
+    /** Whether this set keeps every field of every document, so {@link #filter} returns documents unchanged. */
+    public boolean isEveryField() {
+        return typeName == null && fieldNames == null;
+    }
+
     /** Whether the named field of a document of {@code type} is in this set. */
     public boolean includes(DocumentType type, String fieldName) {
         if (typeName != null && !type.isA(typeName)) return false;
@@ -98,7 +103,7 @@ public final class FieldSet {
 
     /** The document with only the fields in this set. */
     public Document filter(Document document) {
-        if (typeName == null && fieldNames == null) return document;
+        if (isEveryField()) return document;
         return document.withOnly(name -> includes(document.type(), name));
     }
 

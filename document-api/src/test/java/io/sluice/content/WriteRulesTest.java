@@ -10,11 +10,14 @@ import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
 import io.sluice.document.StringValue;
 import io.sluice.document.TestUpdates;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.select.DocumentSelection;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,6 +45,7 @@ class WriteRulesTest {
         private final Document document;
         private final long timestamp;
         int reads;
+        FieldsJson json; // null: the engine has no JSON of the fields
 
         Stored(Document document, long timestamp) {
             this.document = document;
@@ -75,6 +79,16 @@ class WriteRulesTest {
             return document;
         }
 
+        @Override
+        public Optional<FieldsJson> fieldsJson() {
+            return Optional.ofNullable(json);
+        }
+
+    }
+
+    private static FieldsJson fieldsJson(String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return new FieldsJson(bytes, 0, bytes.length);
     }
 
     private static OperationOptions plain() {
@@ -205,6 +219,31 @@ class WriteRulesTest {
         Outcome outcome = WriteRules.get(ID, Stored.live(BLUE), FieldSet.none(), plain(), CLOCK);
         assertEquals(Outcome.found(Document.of(MUSIC, ID), 7), outcome);
         assertEquals(Map.of(), outcome.document().orElseThrow().fields());
+    }
+
+    @Test
+    void get_wholeDocumentOfVersionWithFieldsJson_answersWithThem_andDecodesOnlyWhenAsked() {
+        Stored stored = Stored.live(BLUE);
+        stored.json = fieldsJson("{\"title\":\"Blue\",\"year\":1999}");
+
+        Outcome outcome = WriteRules.get(ID, stored, FieldSet.document(), plain(), CLOCK);
+
+        assertEquals(Optional.of(stored.json), outcome.fieldsJson());
+        assertEquals(7, outcome.timestamp());
+        assertEquals(0, stored.reads);
+        assertEquals(BLUE, outcome.document().orElseThrow());
+        assertEquals(BLUE, outcome.document().orElseThrow());
+        assertEquals(1, stored.reads);
+    }
+
+    @Test
+    void get_filteredOrConditional_readsTheDocument_evenWithFieldsJson() {
+        Stored stored = Stored.live(BLUE);
+        stored.json = fieldsJson("{\"title\":\"Blue\",\"year\":1999}");
+
+        assertTrue(WriteRules.get(ID, stored, FieldSet.none(), plain(), CLOCK).fieldsJson().isEmpty());
+        assertTrue(WriteRules.get(ID, stored, FieldSet.all(), when("music.year == 1999"), CLOCK).fieldsJson().isEmpty());
+        assertEquals(2, stored.reads);
     }
 
     @Test

@@ -73,4 +73,19 @@ class DocumentTypeTest {
         assertEquals("weightedset<string>", WeightedSetType.of(PrimitiveType.STRING).typeName());
         assertEquals("reference<artist>", new ReferenceType("artist").typeName());
     }
+
+    @Test
+    void fingerprint_isTheSameForTheSameSchema_andChangesWithAnyFieldOrStruct() {
+        StructType place = StructType.of("place", List.of(new Field("city", PrimitiveType.STRING)));
+        DocumentType one = DocumentType.builder("venue").field("name", PrimitiveType.STRING).field("at", place).struct(place).build();
+        DocumentType same = DocumentType.builder("venue").field("name", PrimitiveType.STRING).field("at", place).struct(place).build();
+        StructType bigger = StructType.of("place", List.of(new Field("city", PrimitiveType.STRING), new Field("zip", PrimitiveType.INT)));
+
+        assertEquals(one.fingerprint(), same.fingerprint());
+        assertFalse(one.fingerprint() == DocumentType.builder("venue").field("name", PrimitiveType.STRING).build().fingerprint());
+        assertFalse(one.fingerprint() == DocumentType.builder("venue").field("name", PrimitiveType.INT).field("at", place)
+                                                     .struct(place).build().fingerprint());
+        assertFalse(one.fingerprint() == DocumentType.builder("venue").field("name", PrimitiveType.STRING).field("at", bigger)
+                                                     .struct(bigger).build().fingerprint());
+    }
 }

@@ -64,10 +64,10 @@ final class SingleDocumentOperations {
                                                                     .orElse(TensorFormat.SHORT));
         OperationOptions options = options(request, cluster, id);
         enqueueReady(request, "get", id, () -> cluster.backend().get(id, fieldSet, options), outcome -> {
-            if (outcome.isSuccess() && outcome.document().isPresent())
+            if (outcome.isSuccess() && (outcome.fieldsJson().isPresent() || outcome.document().isPresent()))
                 return new DocumentResponses.Reply(HttpStatus.OK_200,
-                                                   DocumentResponses.document(request.pathId(), outcome.document().get(),
-                                                                              writer, request.trace()));
+                                                   DocumentResponses.found(request.pathId(), id, outcome, writer,
+                                                                           request.trace()));
             return DocumentResponses.outcome(request.pathId(), id, outcome, request.trace());
         });
     }

@@ -2,6 +2,7 @@ package io.sluice.content.embedded;
 
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.content.Decision;
@@ -11,6 +12,7 @@ import io.sluice.content.Timestamps;
 import io.sluice.content.Version;
 import io.sluice.content.WriteRules;
 import io.sluice.document.json.DocumentJsonReader;
+import io.sluice.document.json.FieldsJson;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
@@ -19,6 +21,7 @@ import org.rocksdb.Status;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The read half of each single-document operation: reads the stored version of one document (only its header where
@@ -153,6 +156,12 @@ final class StoreOperations {
         @Override
         public Document document() {
             return StoredValue.decode(id, value, reader);
+        }
+
+        @Override
+        public Optional<FieldsJson> fieldsJson() {
+            Optional<DocumentType> type = reader.types().find(id.documentType());
+            return type.isEmpty() ? Optional.empty() : StoredValue.fieldsJson(value, type.get());
         }
 
     }

@@ -3,36 +3,49 @@ package io.sluice.content.embedded;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentType;
 import io.sluice.document.json.DocumentJson;
 import io.sluice.document.json.DocumentJsonReader;
 import io.sluice.document.json.DocumentJsonWriter;
+import io.sluice.document.json.FieldsJson;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /**
  * The value stored under a document's key: a kind byte, the version's timestamp (8 big-endian bytes, microseconds)
- * and, for a live document, its fields in the JSON put form {@code {"fields":{...}}}, which RocksDB's block
- * compression shrinks well. A tombstone has no body.
+ * and, for a live document, the {@link DocumentType#fingerprint() fingerprint} of the type it was written with
+ * (4 bytes) and its fields in the JSON put form {@code {"fields":{...}}}, which RocksDB's block compression shrinks
+ * well. A tombstone has no body.
  *
  * <p>The header alone answers "is there a live version, and when was it written", so writes that need no
- * condition read only {@link #HEADER_BYTES} bytes of the previous value.
+ * condition read only {@link #HEADER_BYTES} bytes of the previous value. The fingerprint tells whether the stored JSON
+ * is still exactly what the writer would make of the decoded document under today's schema, so a get can send it as it
+ * is ({@link #fieldsJson}). Values of the older live kind, without a fingerprint, are still read, always by decoding.
  */
 final class StoredValue {
 
     static final int HEADER_BYTES = 1 + Long.BYTES;
     private static final byte TOMBSTONE = 0;
+    /** A live document without a fingerprint: written before fingerprints were stored. */
     private static final byte JSON_DOCUMENT = 1;
+    /** A live document with the fingerprint of its type after the header. */
+    private static final byte JSON_DOCUMENT_WITH_TYPE = 2;
+    private static final int FINGERPRINTED_BODY = HEADER_BYTES + Integer.BYTES;
+    /** What the writer puts before the fields object, and after it. */
+    private static final int FIELDS_PREFIX = "{\"fields\":".length(), FIELDS_SUFFIX = "}".length();
 
     private StoredValue() { }
 
     /** The stored form of a live {@code document} written at {@code timestamp}. */
     static byte[] document(Document document, long timestamp) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        out.write(JSON_DOCUMENT);
-        out.writeBytes(ByteBuffer.allocate(Long.BYTES).putLong(timestamp).array());
+        out.write(JSON_DOCUMENT_WITH_TYPE);
+        out.writeBytes(ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(timestamp)
+                                 .putInt(document.type().fingerprint()).array());
         try (JsonGenerator generator = DocumentJson.factory().createGenerator(out)) {
             generator.writeStartObject();
             generator.writeFieldName("fields");
@@ -56,11 +69,11 @@ final class StoredValue {
      */
     static boolean isLive(byte[] value) {
         byte kind = value[0];
-        if (kind != TOMBSTONE && kind != JSON_DOCUMENT) {
+        if (kind != TOMBSTONE && kind != JSON_DOCUMENT && kind != JSON_DOCUMENT_WITH_TYPE) {
             throw new IllegalStateException("Stored value of unknown kind " + kind + "; the data directory was "
                                             + "written by a newer version, or is corrupt");
         }
-        return kind == JSON_DOCUMENT;
+        return kind != TOMBSTONE;
     }
 
     /** The timestamp in {@code value}'s header. */
@@ -74,7 +87,24 @@ final class StoredValue {
      * @throws io.sluice.document.DocumentException if the id's type is not among the reader's types
      */
     static Document decode(DocumentId id, byte[] value, DocumentJsonReader reader) {
-        return reader.readPut(id, value, HEADER_BYTES, value.length - HEADER_BYTES).document();
+        int body = bodyOffset(value);
+        return reader.readPut(id, value, body, value.length - body).document();
+    }
+
+    /**
+     * The fields of the full live {@code value} as they are, if it was written with the fingerprint {@code type} has
+     * today: then decoding and writing them again would give the same bytes. Empty for a value of the older kind, or
+     * one written under another schema.
+     */
+    static Optional<FieldsJson> fieldsJson(byte[] value, DocumentType type) {
+        if (value[0] != JSON_DOCUMENT_WITH_TYPE || ByteBuffer.wrap(value, HEADER_BYTES, Integer.BYTES).getInt() != type.fingerprint())
+            return Optional.empty();
+        int start = FINGERPRINTED_BODY + FIELDS_PREFIX;
+        return Optional.of(new FieldsJson(value, start, value.length - start - FIELDS_SUFFIX));
+    }
+
+    private static int bodyOffset(byte[] value) {
+        return value[0] == JSON_DOCUMENT_WITH_TYPE ? FINGERPRINTED_BODY : HEADER_BYTES;
     }
 
 }

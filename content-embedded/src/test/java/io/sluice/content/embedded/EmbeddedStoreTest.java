@@ -120,6 +120,49 @@ class EmbeddedStoreTest {
     }
 
     @Test
+    void get_ofDocumentWrittenUnderTodaysSchema_answersWithItsStoredFieldsAsTheyAre() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+
+        Outcome read = await(backend.get(id("a"), FieldSet.all(), until()));
+
+        assertEquals("{\"title\":\"Hey\",\"year\":1999}", read.fieldsJson().orElseThrow().toString());
+        assertEquals(song("a", "Hey"), read.document().orElseThrow());
+    }
+
+    @Test
+    void get_afterTheSchemaDroppedAField_decodesWithoutIt_insteadOfSendingStoredFields() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+        backend.close();
+        DocumentType titleOnly = DocumentType.builder("music").field("title", PrimitiveType.STRING).build();
+
+        Outcome read = await(open(EmbeddedOptions.builder(directory, DocumentTypes.of(List.of(titleOnly))).clock(clock)
+                                                 .minFreeDiskBytes(0).blockCacheBytes(8 << 20)
+                                                 .writeBufferBytes(8 << 20).threads(2))
+                                     .get(id("a"), FieldSet.all(), until()));
+
+        assertTrue(read.fieldsJson().isEmpty(), read.toString());
+        assertEquals(Document.builder(titleOnly, id("a")).set("title", new StringValue("Hey")).build(),
+                     read.document().orElseThrow());
+    }
+
+    @Test
+    void get_withFieldSetOrCondition_decodes() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+
+        Outcome filtered = await(backend.get(id("a"), FieldSet.parse("music:title", TYPES), until()));
+        Outcome conditional = await(backend.get(id("a"), FieldSet.all(),
+                                                until().withCondition(DocumentSelection.parse("music.year == 1999"))));
+
+        assertTrue(filtered.fieldsJson().isEmpty());
+        assertEquals(Document.builder(MUSIC, id("a")).set("title", new StringValue("Hey")).build(), filtered.document().orElseThrow());
+        assertTrue(conditional.fieldsJson().isEmpty());
+        assertEquals(song("a", "Hey"), conditional.document().orElseThrow());
+    }
+
+    @Test
     void close_flushesMemtables_leavingNoLogToReplay() throws IOException {
         EmbeddedContentBackend backend = open(options());
         for (int i = 0; i < 100; i++) {

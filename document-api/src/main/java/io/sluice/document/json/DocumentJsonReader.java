@@ -42,6 +42,11 @@ public final class DocumentJsonReader {
         return new DocumentJsonReader(types, true);
     }
 
+    /** The types this reader reads documents into. */
+    public DocumentTypes types() {
+        return types;
+    }
+
     /**
      * Reads a /document/v1 put body: {@code {"fields":{...}, "condition":..., "create":...}}; other top-level keys
      * are skipped. The document gets {@code id}; its type is the id's document type.
