@@ -3,11 +3,13 @@ package io.sluice.content;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.select.DocumentSelection;
 import io.sluice.document.select.DocumentSelectionContext;
 import io.sluice.document.select.SelectionContext;
 
 import java.time.Clock;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -16,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The part of every engine's {@link Visit} that the contract fixes: at most one {@link #next} outstanding, refusal
@@ -134,6 +137,49 @@ public abstract class PulledVisit implements Visit {
             return Optional.empty();
         }
         return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), timestamp, size));
+    }
+
+    /**
+     * The entry a visit returns for the live document {@code id} of {@code type}, written at {@code timestamp}, taking
+     * {@code size} bytes in the store, if the spec takes it, for an engine that holds its fields as
+     * {@code fieldsJson} (null if it does not hold them in that form for today's types). The document is decoded with
+     * {@code decoder} only when the selection reads a field, the field set drops fields or there are no such bytes;
+     * otherwise the entry carries the bytes and decodes on demand.
+     */
+    protected final Optional<VisitEntry> live(DocumentId id, DocumentType type, long timestamp, long size,
+                                              FieldsJson fieldsJson, Supplier<Document> decoder) {
+        if (!spec.timeRange().contains(timestamp)) {
+            return Optional.empty();
+        }
+        Decoded document = new Decoded(decoder);
+        if (!matches(DocumentSelectionContext.lazy(id, type, document))) {
+            return Optional.empty();
+        }
+        if (fieldsJson != null && spec.fieldSet().isEveryField()) {
+            return Optional.of(VisitEntry.put(id, fieldsJson, document, timestamp, size));
+        }
+        return Optional.of(VisitEntry.put(spec.fieldSet().filter(document.get()), timestamp, size));
+    }
+
+    /** A document decoded at most once, on first use; used by one thread at a time. */
+    private static final class Decoded implements Supplier<Document> {
+
+        private Supplier<Document> decoder;
+        private Document document;
+
+        Decoded(Supplier<Document> decoder) {
+            this.decoder = Objects.requireNonNull(decoder, "decoder");
+        }
+
+        @Override
+        public Document get() {
+            if (document == null) {
+                document = decoder.get();
+                decoder = null;
+            }
+            return document;
+        }
+
     }
 
     /** The entry a visit returns for a tombstone of {@code id}, of {@code type}, if the spec takes it. */

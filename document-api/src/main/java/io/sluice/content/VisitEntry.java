@@ -2,9 +2,11 @@ package io.sluice.content;
 
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
+import io.sluice.document.json.FieldsJson;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One item a visit returns: a document (filtered by the visit's field set) or, with {@code includeRemoves}, the
@@ -15,13 +17,18 @@ public final class VisitEntry {
 
     private final DocumentId id;
     private final long timestamp;
-    private final Document document;
+    private Document document; // decoded from decoder on first use when the entry has fieldsJson
+    private final Supplier<Document> decoder;
+    private final FieldsJson fieldsJson;
     private final long size;
 
-    private VisitEntry(DocumentId id, long timestamp, Document document, long size) {
+    private VisitEntry(DocumentId id, long timestamp, Document document, Supplier<Document> decoder,
+                       FieldsJson fieldsJson, long size) {
         this.id = Objects.requireNonNull(id, "id");
         this.timestamp = timestamp;
         this.document = document;
+        this.decoder = decoder;
+        this.fieldsJson = fieldsJson;
         if (size < 0) {
             throw new IllegalArgumentException("size must not be negative, but was " + size);
         }
@@ -35,12 +42,21 @@ public final class VisitEntry {
 
     /** A document stored at {@code timestamp}, taking about {@code size} bytes in its store. */
     public static VisitEntry put(Document document, long timestamp, long size) {
-        return new VisitEntry(document.id(), timestamp, document, size);
+        return new VisitEntry(document.id(), timestamp, document, null, null, size);
+    }
+
+    /**
+     * The whole document {@code id} stored at {@code timestamp}, whose fields the engine holds as {@code fieldsJson}:
+     * a response can be written from those bytes; {@link #document()} decodes them with {@code decoder} only if asked.
+     */
+    public static VisitEntry put(DocumentId id, FieldsJson fieldsJson, Supplier<Document> decoder, long timestamp, long size) {
+        return new VisitEntry(id, timestamp, null, Objects.requireNonNull(decoder, "decoder"),
+                              Objects.requireNonNull(fieldsJson, "fieldsJson"), size);
     }
 
     /** The tombstone of {@code id}, removed at {@code timestamp}. */
     public static VisitEntry remove(DocumentId id, long timestamp) {
-        return new VisitEntry(id, timestamp, null, 0);
+        return new VisitEntry(id, timestamp, null, null, null, 0);
     }
 
     public DocumentId id() {
@@ -59,12 +75,22 @@ public final class VisitEntry {
 
     /** Whether this is a tombstone. */
     public boolean isRemove() {
-        return document == null;
+        return document == null && decoder == null;
     }
 
     /** The document; empty for a tombstone. */
     public Optional<Document> document() {
+        if (document == null && decoder != null)
+            document = decoder.get(); // immutable: a race decodes twice, harmlessly
         return Optional.ofNullable(document);
+    }
+
+    /**
+     * For a whole document the engine holds as JSON of the current types: its fields, as
+     * {@link io.sluice.document.json.DocumentJsonWriter} writes them with short tensors. Empty otherwise.
+     */
+    public Optional<FieldsJson> fieldsJson() {
+        return Optional.ofNullable(fieldsJson);
     }
 
     @Override
@@ -73,7 +99,7 @@ public final class VisitEntry {
             return false;
         }
         VisitEntry other = (VisitEntry) o;
-        return id.equals(other.id) && timestamp == other.timestamp && Objects.equals(document, other.document);
+        return id.equals(other.id) && timestamp == other.timestamp && Objects.equals(document(), other.document());
     }
 
     @Override
@@ -83,7 +109,8 @@ public final class VisitEntry {
 
     @Override
     public String toString() {
-        return (document == null ? "remove " + id : "put " + document) + " @" + timestamp;
+        return (isRemove() ? "remove " + id : document != null ? "put " + document : "put " + id + " " + fieldsJson)
+               + " @" + timestamp;
     }
 
 }

@@ -6,9 +6,11 @@ import io.sluice.document.DocumentType;
 import io.sluice.document.FieldSet;
 import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.select.DocumentSelection;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -50,6 +53,10 @@ class PulledVisitTest {
 
         Optional<VisitEntry> liveEntry(Document document, long timestamp) {
             return live(document, timestamp, 100);
+        }
+
+        Optional<VisitEntry> storedEntry(long timestamp, FieldsJson json, Supplier<Document> decoder) {
+            return live(ID, MUSIC, timestamp, 100, json, decoder);
         }
 
         Optional<VisitEntry> removedEntry(long timestamp) {
@@ -142,4 +149,66 @@ class PulledVisitTest {
         assertTrue(visit.removedEntry(15).orElseThrow().isRemove());
     }
 
+
+    private static final Document SONG = Document.builder(MUSIC, ID).set("year", new IntValue(1999)).build();
+    private static final FieldsJson SONG_JSON = fieldsJson("{\"year\":1999}");
+
+    private static FieldsJson fieldsJson(String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return new FieldsJson(bytes, 0, bytes.length);
+    }
+
+    /** Decodes SONG and counts how often. */
+    private static final class CountingDecoder implements Supplier<Document> {
+        int calls;
+        @Override public Document get() { calls++; return SONG; }
+    }
+
+    @Test
+    void liveStored_withoutSelectionOrFieldSet_carriesTheBytes_andDecodesOnlyWhenAsked() {
+        CountingDecoder decoder = new CountingDecoder();
+        VisitEntry entry = held(VisitSpec.builder().build()).storedEntry(15, SONG_JSON, decoder).orElseThrow();
+        assertEquals(Optional.of(SONG_JSON), entry.fieldsJson());
+        assertEquals(0, decoder.calls);
+        assertEquals(SONG, entry.document().orElseThrow());
+        assertEquals(SONG, entry.document().orElseThrow());
+        assertEquals(1, decoder.calls);
+    }
+
+    @Test
+    void liveStored_selectionOnTypeOrId_decodesNothing() {
+        CountingDecoder decoder = new CountingDecoder();
+        HeldVisit visit = held(VisitSpec.builder().selection(DocumentSelection.parse("music and id.namespace == \"ns\"")).build());
+        assertTrue(visit.storedEntry(15, SONG_JSON, decoder).isPresent());
+        assertTrue(held(VisitSpec.builder().selection(DocumentSelection.parse("book")).build())
+                           .storedEntry(15, SONG_JSON, decoder).isEmpty());
+        assertEquals(0, decoder.calls);
+    }
+
+    @Test
+    void liveStored_selectionOnField_decodesOnce_andStillCarriesTheBytes() {
+        CountingDecoder decoder = new CountingDecoder();
+        HeldVisit visit = held(VisitSpec.builder().selection(DocumentSelection.parse("music.year == 1999 or music.year == 2000")).build());
+        VisitEntry entry = visit.storedEntry(15, SONG_JSON, decoder).orElseThrow();
+        assertEquals(Optional.of(SONG_JSON), entry.fieldsJson());
+        assertEquals(SONG, entry.document().orElseThrow());
+        assertEquals(1, decoder.calls);
+        assertTrue(held(VisitSpec.builder().selection(DocumentSelection.parse("music.year == 1")).build())
+                           .storedEntry(15, SONG_JSON, decoder).isEmpty());
+    }
+
+    @Test
+    void liveStored_withFieldSetOrWithoutBytes_decodes_andOutsideTheTimeRangeDoesNot() {
+        CountingDecoder decoder = new CountingDecoder();
+        VisitEntry filtered = held(VisitSpec.builder().fieldSet(FieldSet.none()).build())
+                .storedEntry(15, SONG_JSON, decoder).orElseThrow();
+        VisitEntry unstored = held(VisitSpec.builder().build()).storedEntry(15, null, decoder).orElseThrow();
+        assertTrue(filtered.fieldsJson().isEmpty());
+        assertEquals(Document.of(MUSIC, ID), filtered.document().orElseThrow());
+        assertTrue(unstored.fieldsJson().isEmpty());
+        assertEquals(SONG, unstored.document().orElseThrow());
+        assertEquals(2, decoder.calls);
+        assertTrue(held(VisitSpec.builder().timeRange(TimeRange.of(20, 30)).build()).storedEntry(15, SONG_JSON, decoder).isEmpty());
+        assertEquals(2, decoder.calls);
+    }
 }

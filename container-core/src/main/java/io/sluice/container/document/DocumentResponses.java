@@ -1,19 +1,13 @@
 package io.sluice.container.document;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.sluice.container.HttpStatusException;
 import io.sluice.container.Json;
-import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.content.Outcome;
-import io.sluice.document.json.DocumentJson;
 import io.sluice.document.json.DocumentJsonWriter;
 import io.sluice.document.json.FieldsJson;
 import org.eclipse.jetty.http.HttpStatus;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /**
@@ -80,47 +74,23 @@ public final class DocumentResponses {
         }
     }
 
-    /** {@code {"pathId","id"[,"trace"],"fields":{...}}} for a document a get found, in put format. */
-    public static byte[] document(String pathId, Document document, DocumentJsonWriter writer, Trace trace) {
-        return Json.write(json -> {
-            json.writeStartObject();
-            json.writeStringField("pathId", pathId);
-            json.writeStringField("id", document.id().toString());
-            if (trace != null)
-                trace.write(json);
-            json.writeFieldName("fields");
-            writer.writeFields(json, document);
-            json.writeEndObject();
-        });
-    }
-
     /**
      * {@code {"pathId","id"[,"trace"],"fields":{...}}} for the document a get found ({@code outcome}), with tensors as
      * {@code writer} writes them: the engine's stored fields as they are when it has them in that form
      * ({@link Outcome#fieldsJson()}), else written from the decoded document.
      */
     public static byte[] found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer, Trace trace) {
-        Optional<FieldsJson> stored = outcome.fieldsJson();
-        if (stored.isEmpty() || writer.tensorFormat() != FieldsJson.TENSOR_FORMAT)
-            return document(pathId, outcome.document().orElseThrow(), writer, trace);
-        FieldsJson fields = stored.get();
-        var out = new ByteArrayOutputStream(fields.length() + 2 * pathId.length() + 64);
-        try (JsonGenerator json = DocumentJson.factory().createGenerator(out)) {
+        FieldsJson stored = outcome.fieldsJson().orElse(null);
+        return Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("pathId", pathId);
             json.writeStringField("id", id.toString());
             if (trace != null)
                 trace.write(json);
             json.writeFieldName("fields");
-            json.writeRawValue(""); // writes the separator; the value itself follows as bytes
-            json.flush();
-            out.write(fields.bytes(), fields.offset(), fields.length());
+            writer.writeFields(json, stored, () -> outcome.document().orElseThrow());
             json.writeEndObject();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("Writing JSON to memory failed", e);
-        }
-        return out.toByteArray();
+        });
     }
 
     private static byte[] body(String pathId, Optional<DocumentId> id, Trace trace, String message) {

@@ -84,7 +84,7 @@ abstract class VisitFormat {
                 json.writeEndObject();
             }
             else
-                writer.writeDocument(json, entry.document().orElseThrow());
+                writer.writeDocument(json, entry.id(), entry.fieldsJson().orElse(null), () -> entry.document().orElseThrow());
         }
 
         @Override
@@ -130,7 +130,7 @@ abstract class VisitFormat {
                 json.writeEndObject();
             }
             else
-                writer.writePut(json, entry.document().orElseThrow());
+                writer.writePut(json, entry.id(), entry.fieldsJson().orElse(null), () -> entry.document().orElseThrow());
             json.writeRaw('\n');
         }
 

@@ -126,10 +126,12 @@ final class EmbeddedVisit extends OrderedScanVisit {
         }
         DocumentId id = DocumentId.of(StoreKeys.documentKey(key).id());
         if (StoredValue.isLive(value)) {
-            if (!types.contains(id.documentType())) {
+            Optional<DocumentType> type = types.find(id.documentType());
+            if (type.isEmpty()) {
                 return Optional.empty(); // its type left the application: it cannot be decoded, nor selected
             }
-            return live(StoredValue.decode(id, value, reader), timestamp, value.length);
+            return live(id, type.get(), timestamp, value.length, StoredValue.fieldsJson(value, type.get()).orElse(null),
+                        () -> StoredValue.decode(id, value, reader));
         }
         if (!spec.includeRemoves() || tombstoneExpired.test(timestamp)) {
             return Optional.empty();

@@ -148,6 +148,18 @@ class EmbeddedStoreTest {
     }
 
     @Test
+    void visit_ofDocumentsWrittenUnderTodaysSchema_carriesTheirStoredFields() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+
+        List<VisitEntry> entries = visitWithRemoves(backend);
+
+        assertEquals(1, entries.size());
+        assertEquals("{\"title\":\"Hey\",\"year\":1999}", entries.get(0).fieldsJson().orElseThrow().toString());
+        assertEquals(song("a", "Hey"), entries.get(0).document().orElseThrow());
+    }
+
+    @Test
     void get_withFieldSetOrCondition_decodes() {
         EmbeddedContentBackend backend = open(options());
         await(backend.put(song("a", "Hey"), until()));

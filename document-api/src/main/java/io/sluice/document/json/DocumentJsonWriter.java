@@ -7,6 +7,7 @@ import io.sluice.document.BoolValue;
 import io.sluice.document.ByteValue;
 import io.sluice.document.DataType;
 import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
 import io.sluice.document.DoubleValue;
 import io.sluice.document.Field;
 import io.sluice.document.FieldValue;
@@ -30,6 +31,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Writes documents in Vespa's JSON put format with a streaming generator: fields in declaration order, empty values
@@ -75,6 +77,37 @@ public final class DocumentJsonWriter {
         generator.writeFieldName("fields");
         writeFields(generator, document);
         generator.writeEndObject();
+    }
+
+    /**
+     * {@link #writeDocument(JsonGenerator, Document)} for the document {@code id}, from {@code fields} as they are when
+     * they are given (non-null) and this writer writes tensors as they are written there, else from {@code document}.
+     */
+    public void writeDocument(JsonGenerator generator, DocumentId id, FieldsJson fields, Supplier<Document> document)
+            throws IOException {
+        generator.writeStartObject();
+        generator.writeStringField("id", id.toString());
+        generator.writeFieldName("fields");
+        writeFields(generator, fields, document);
+        generator.writeEndObject();
+    }
+
+    /** {@link #writePut(JsonGenerator, Document)} from {@code fields} when it can, as for {@link #writeDocument}. */
+    public void writePut(JsonGenerator generator, DocumentId id, FieldsJson fields, Supplier<Document> document)
+            throws IOException {
+        generator.writeStartObject();
+        generator.writeStringField("put", id.toString());
+        generator.writeFieldName("fields");
+        writeFields(generator, fields, document);
+        generator.writeEndObject();
+    }
+
+    /** The fields object, from {@code fields} as they are when given and in this writer's form, else from {@code document}. */
+    public void writeFields(JsonGenerator generator, FieldsJson fields, Supplier<Document> document) throws IOException {
+        if (fields != null && tensorFormat == FieldsJson.TENSOR_FORMAT)
+            generator.writeRawValue(new RawJson(fields));
+        else
+            writeFields(generator, document.get());
     }
 
     /** Writes the fields object {@code {"f":value,...}} of the document's set, non-empty fields. */

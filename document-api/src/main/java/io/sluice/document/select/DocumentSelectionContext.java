@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A {@link Document} (or the tombstone of one) seen as a {@link SelectionContext}: field values are converted to the
@@ -34,22 +35,35 @@ public final class DocumentSelectionContext implements SelectionContext {
 
     private final DocumentId id;
     private final DocumentType type;
-    private final Document document;
+    private final boolean live;
+    private Supplier<Document> decoder; // null once decoded, or for a tombstone
+    private Document document;
 
-    private DocumentSelectionContext(DocumentId id, DocumentType type, Document document) {
+    private DocumentSelectionContext(DocumentId id, DocumentType type, boolean live, Document document,
+                                     Supplier<Document> decoder) {
         this.id = Objects.requireNonNull(id, "id");
         this.type = Objects.requireNonNull(type, "type");
+        this.live = live;
         this.document = document;
+        this.decoder = decoder;
     }
 
     /** The view of a live document. */
     public static SelectionContext of(Document document) {
-        return new DocumentSelectionContext(document.id(), document.type(), document);
+        return new DocumentSelectionContext(document.id(), document.type(), true, document, null);
+    }
+
+    /**
+     * The view of a live document {@code id} of {@code type} that is decoded by {@code decoder} only when the selection
+     * reads a field: tests of the id and the type need no document. Not thread-safe.
+     */
+    public static SelectionContext lazy(DocumentId id, DocumentType type, Supplier<Document> decoder) {
+        return new DocumentSelectionContext(id, type, true, null, Objects.requireNonNull(decoder, "decoder"));
     }
 
     /** The view of a removed document of {@code type}: id and type can be tested, fields are unknown. */
     public static SelectionContext removed(DocumentId id, DocumentType type) {
-        return new DocumentSelectionContext(id, type, null);
+        return new DocumentSelectionContext(id, type, false, null, null);
     }
 
     @Override
@@ -64,13 +78,17 @@ public final class DocumentSelectionContext implements SelectionContext {
 
     @Override
     public boolean hasFields() {
-        return document != null;
+        return live;
     }
 
     @Override
     public Object fieldValue(String name) {
-        if (document == null) {
+        if (!live) {
             return null;
+        }
+        if (document == null) {
+            document = decoder.get();
+            decoder = null;
         }
         FieldValue value = document.fields().get(name);
         return value == null ? null : view(value);
