@@ -52,11 +52,19 @@ public record BindingPattern(String pattern, String host, OptionalInt port, Stri
                                   matcher.group(4));
     }
 
-    /** Whether a request to {@code host}, on local port {@code port}, for {@code path} is bound by this. */
+    /** Whether this binds requests whatever their host. */
+    public boolean anyHost() {
+        return host.equals("*");
+    }
+
+    /**
+     * Whether a request to {@code host}, on local port {@code port}, for {@code path} is bound by this; {@code host} may
+     * be null when {@link #anyHost()}.
+     */
     public boolean matches(String host, int port, String path) {
         if (this.port.isPresent() && this.port.getAsInt() != port)
             return false;
-        return glob(this.host, host) && glob(this.path, path);
+        return (anyHost() || glob(this.host, host)) && glob(this.path, path);
     }
 
     /** Whether {@code text} matches {@code glob}, where {@code *} matches any run of characters. */
@@ -64,6 +72,8 @@ public record BindingPattern(String pattern, String host, OptionalInt port, Stri
         int g = 0, t = 0, star = -1, resume = 0;
         while (t < text.length()) {
             if (g < glob.length() && glob.charAt(g) == '*') {
+                if (g == glob.length() - 1)
+                    return true; // a final star takes whatever is left
                 star = g++;
                 resume = t;
             }

@@ -25,6 +25,7 @@ public class BindingRouter extends Handler.AbstractContainer {
 
     private final List<Route> routes;
     private final List<Handler> handlers;
+    private final boolean hostsMatter; // false when every binding takes any host: the host is then not looked up
 
     public BindingRouter(List<HandlerRegistration> registrations) {
         var routes = new ArrayList<Route>();
@@ -38,6 +39,7 @@ public class BindingRouter extends Handler.AbstractContainer {
         routes.sort(Comparator.comparing(Route::binding, BindingPattern.SPECIFIC_FIRST).thenComparing(Route::order));
         this.routes = List.copyOf(routes);
         this.handlers = List.copyOf(handlers);
+        this.hostsMatter = this.routes.stream().anyMatch(route -> ! route.binding().anyHost());
     }
 
     @Override
@@ -48,7 +50,7 @@ public class BindingRouter extends Handler.AbstractContainer {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         String path = Request.getPathInContext(request);
-        String host = Request.getServerName(request);
+        String host = hostsMatter ? Request.getServerName(request) : null;
         int port = Request.getLocalPort(request);
         for (Route route : routes)
             if (route.binding().matches(host, port, path)) {

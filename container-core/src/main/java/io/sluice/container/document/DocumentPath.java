@@ -120,9 +120,12 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
             path = path.substring(0, path.length() - 1);
         if ( ! rawPath.startsWith(PREFIX))
             throw nothingAt(rawPath);
-        List<String> segments = new ArrayList<>();
-        for (String raw : path.split("/", -1)) {
-            String segment = decode(raw);
+        List<String> segments = new ArrayList<>(8);
+        for (int start = 0, end; start <= path.length(); start = end + 1) {
+            end = path.indexOf('/', start);
+            if (end < 0)
+                end = path.length();
+            String segment = decode(path.substring(start, end));
             if (segment.isEmpty() || segment.equals(".") || segment.equals(".."))
                 throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "path segments cannot be \"\", \".\", or \"..\"");
             segments.add(segment);
@@ -131,6 +134,8 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
     }
 
     private static String decode(String segment) {
+        if (segment.indexOf('%') < 0 && segment.indexOf('+') < 0)
+            return segment; // nothing to decode: the common case, without the decoder's scan and copy
         try {
             return URLDecoder.decode(segment, StandardCharsets.UTF_8);
         }
