@@ -53,11 +53,13 @@ import java.util.stream.Stream;
  * (bucket order key, then id), so every visit is a set of range scans.
  *
  * <p>A write is acknowledged once it is in the write-ahead log: with {@link Durability#LOG} that survives a crash of
- * the process, with {@link Durability#SYNC} (group commit) also power loss. Operations run on a small thread pool and
- * are sequenced per document id ({@link io.sluice.content.OperationSequencer}), so a condition or
- * create-if-nonexistent reads and writes atomically per document while operations on different documents run in
- * parallel. A plain put or remove reads only the previous version's header (kind and timestamp), so its
- * {@link Outcome#found()} is always known and its timestamp exceeds the previous version's even across restarts. Puts and updates answer INSUFFICIENT_STORAGE while the
+ * the process, with {@link Durability#SYNC} (group commit) also power loss. Operations are sequenced per document id
+ * ({@link io.sluice.content.OperationSequencer}), so a condition or create-if-nonexistent reads and writes atomically
+ * per document while operations on different documents run in parallel. They run on the caller's thread when they
+ * need no file read, else on a small thread pool; one {@link GroupWriter} thread writes what they decide, in batches.
+ * A plain put or remove reads nothing: its timestamp comes from a clock that starts above every timestamp in the store
+ * ({@link TimestampCeiling}), so it still exceeds the previous version's, even across restarts, and its
+ * {@link Outcome#foundKnown()} is false. Puts and updates answer INSUFFICIENT_STORAGE while the
  * disk is nearly full ({@link EmbeddedOptions#minFreeDiskBytes()}) or RocksDB reports no space; removes, gets and
  * visits go on. Tombstones are kept for the configured retention, then deleted by a periodic sweep, and compaction
  * reclaims their space.
@@ -77,6 +79,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final RocksStore store;
     private final StoreOperations operations;
     private final StoreWriter writer;
+    private final TimestampCeiling ceiling;
     private final ThreadPoolExecutor executor;
     private final ScheduledExecutorService sweeper;
     private final OperationSequencer sequencer;
@@ -86,7 +89,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final long retentionMicros;
     private final Duration recoveryTime;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Reads running on their callers' threads ({@link #readWithoutWaiting}); close() waits for them. */
+    /** Operations running on their callers' threads ({@link #runWithoutWaiting}); close() waits for them. */
     private final LongAdder callsWithoutWaiting = new LongAdder();
     /** Operations that had to go to a store thread: a file read, a write stall, or a closing store. */
     private final LongAdder handedOff = new LongAdder();
@@ -106,7 +109,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.recoveryTime = recoveryTime;
         this.clock = options.clock();
         this.reader = DocumentJsonReader.lenient(options.documentTypes());
-        this.operations = new StoreOperations(store.db(), reader, clock);
+        this.ceiling = openCeiling(store);
+        this.operations = new StoreOperations(store.db(), reader, clock, ceiling.floor());
         this.sequencer = new OperationSequencer("embedded", clock, options.maxPendingOperations(), closed::get,
                                                 EmbeddedContentBackend::unexpected);
         this.retentionMicros = Timestamps.micros(options.tombstoneRetention());
@@ -114,11 +118,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.executor = new ThreadPoolExecutor(options.threads(), options.threads(), 0, TimeUnit.MILLISECONDS,
                                                new ArrayBlockingQueue<>(options.maxPendingOperations() + 1024),
                                                daemonThreads("sluice-embedded-"));
-        this.writer = options.durability() == Durability.SYNC
-                      ? new GroupCommitWriter(store.db(), options.maxPendingOperations(),
-                                              "sluice-embedded-commit-" + THREAD_COUNTER.incrementAndGet(),
-                                              executor)
-                      : new LogWriter(store.db());
+        this.writer = new GroupWriter(store.db(), options.durability(), ceiling, options.maxPendingOperations(),
+                                      "sluice-embedded-writer-" + THREAD_COUNTER.incrementAndGet(), executor);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-embedded-sweep-"));
         long interval = options.tombstoneSweepInterval().toMillis();
         sweeper.scheduleWithFixedDelay(this::sweepQuietly, interval, interval, TimeUnit.MILLISECONDS);
@@ -147,7 +148,16 @@ public final class EmbeddedContentBackend implements ContentBackend {
         }
     }
 
-    private static long logBytes(Path directory) {
+    private static TimestampCeiling openCeiling(RocksStore store) {
+        try {
+            return TimestampCeiling.open(store);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("Cannot read the newest timestamp of the embedded store: " + e.getMessage(),
+                                            e);
+        }
+    }
+
+        private static long logBytes(Path directory) {
         if (!Files.isDirectory(directory)) {
             return 0;
         }
@@ -275,22 +285,20 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     /**
-     * Carries {@code operation} out, then writes what it decided; completes with its outcome. A read runs on the
-     * calling thread when what it needs is in the memtables or the block cache (see {@link #readWithoutWaiting});
-     * everything else runs on a store thread, which may wait for a file read or a write stall.
-     *
-     * <p>Writes stay on the store threads: measured with bench/store.sh on a quiet machine (200k new documents, three
-     * rounds alternating with the store-thread-only code, the same client), writing on the callers' threads cost 10%
-     * more CPU per put (median 216 vs 196 µs) and 20% of the rate, though it had cost less on a heavily loaded one:
-     * many Jetty threads entering RocksDB's write group at once spin for each other while there are idle cores.
+     * Carries {@code operation} out, then has the writer write what it decided; completes with its outcome. It runs on
+     * the calling thread when what it reads is in the memtables or the block cache, or it reads nothing (a plain put
+     * or remove, see {@link StoreOperations#writesWithoutRead}): then it takes microseconds and never waits, cheaper
+     * than handing it to a store thread and back. Otherwise it runs again on a store thread, which may wait for a file
+     * read. Only the {@link GroupWriter}'s thread writes, so no caller ever waits for a write (or a write stall).
      */
     private CompletableFuture<Outcome> start(DocumentId id, String what, OperationOptions options, Access access,
                                              RocksStore.Families families, byte[] key, Operation operation) {
-        if (access == Access.READ && !closed.get()) {
+        if (!closed.get()) {
             callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
             try {
                 if (!closed.get()) {
-                    CompletableFuture<Outcome> done = readWithoutWaiting(id, what, options, families, key, operation);
+                    CompletableFuture<Outcome> done = runWithoutWaiting(id, what, options, access, families, key,
+                                                                        operation);
                     if (done != null) {
                         return done;
                     }
@@ -308,22 +316,20 @@ public final class EmbeddedContentBackend implements ContentBackend {
                     result.complete(early);
                     return;
                 }
-                Step step;
                 try {
-                    step = operation.apply(families, key, operations.reads(false));
+                    Step step = operation.apply(families, key, operations.reads(false));
+                    write(id, step).whenComplete((outcome, failure) -> {
+                        if (failure == null) {
+                            result.complete(outcome);
+                        } else {
+                            result.completeExceptionally(failure);
+                        }
+                    });
                 } catch (RocksDBException e) {
                     result.complete(storeFailure(id, e));
-                    return;
                 } catch (RuntimeException e) {
                     result.completeExceptionally(e);
-                    return;
                 }
-                if (step.mutations.isEmpty()) {
-                    result.complete(step.outcome);
-                    return;
-                }
-                writer.write(step.mutations).whenComplete((ignored, failure) -> result.complete(
-                        failure == null ? step.outcome : writeFailure(id, failure)));
             });
         } catch (RejectedExecutionException e) {
             result.complete(closed.get() ? sequencer.closedOutcome()
@@ -333,22 +339,37 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     /**
-     * A read on the calling thread, taking only what the memtables and the block cache hold: a few microseconds and no
-     * waiting, cheaper than handing it to a store thread and back. Null if it would have needed a file read: then a
-     * store thread does it again.
+     * The operation on the calling thread, reading only what the memtables and the block cache hold. Null if it would
+     * have needed a file read: then a store thread does it again.
      */
-    private CompletableFuture<Outcome> readWithoutWaiting(DocumentId id, String what, OperationOptions options,
-                                                          RocksStore.Families families, byte[] key,
-                                                          Operation operation) {
-        Outcome early = sequencer.refusal(what, options.deadline());
+    private CompletableFuture<Outcome> runWithoutWaiting(DocumentId id, String what, OperationOptions options,
+                                                         Access access, RocksStore.Families families, byte[] key,
+                                                         Operation operation) {
+        Outcome early = refusal(id, what, options, access);
         if (early != null) {
             return CompletableFuture.completedFuture(early);
         }
         try {
-            return CompletableFuture.completedFuture(operation.apply(families, key, operations.reads(true)).outcome);
+            return write(id, operation.apply(families, key, operations.reads(true)));
         } catch (RocksDBException e) {
             return StoreOperations.isIncomplete(e) ? null : CompletableFuture.completedFuture(storeFailure(id, e));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** Has the writer write what {@code step} decided; completes with its outcome once written (at once if nothing). */
+    private CompletableFuture<Outcome> write(DocumentId id, Step step) {
+        if (step.mutations.isEmpty()) {
+            return CompletableFuture.completedFuture(step.outcome);
+        }
+        return writer.write(step.mutations, step.timestamp)
+                     .handle((ignored, failure) -> failure == null ? step.outcome : writeFailure(id, failure));
+    }
+
+    /** The open store, for tests. */
+    RocksStore store() {
+        return store;
     }
 
     /** How many operations so far were handed to a store thread instead of running on the caller's. */
@@ -483,6 +504,12 @@ public final class EmbeddedContentBackend implements ContentBackend {
     /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */
     private void closeStore() {
         writer.close();
+        try {
+            ceiling.tighten();
+        } catch (RocksDBException e) {
+            log.warn("Writing the newest timestamp on close failed ({}); the next open starts a little ahead of it",
+                     e.getMessage());
+        }
         try {
             store.flush();
         } catch (RocksDBException e) {

@@ -114,8 +114,8 @@ final class RocksStore implements AutoCloseable {
                     .setLevelCompactionDynamicLevelBytes(true)
                     .setWriteBufferSize(Math.max(SMALL_WRITE_BUFFER, options.writeBufferBytes() / 2))
                     .setMaxWriteBufferNumber(3)
-                    // Every put first reads the key's header; for a new document that lookup misses, and a bloom
-                    // filter over the memtable's whole keys answers it without searching the skip list.
+                    // A conditional write or a create reads the key first; for a new document that lookup misses, and
+                    // a bloom filter over the memtable's whole keys answers it without searching the skip list.
                     .setMemtablePrefixBloomSizeRatio(0.05)
                     .setMemtableWholeKeyFiltering(true));
             ColumnFamilyOptions smallOptions = own(resources, new ColumnFamilyOptions()

@@ -33,14 +33,29 @@ final class StoreOperations {
     private final RocksDB db;
     private final DocumentJsonReader reader;
     private final Clock clock;
+    private final Timestamps timestamps;
     private final ReadOptions reads = new ReadOptions();
     /** Reads that answer Incomplete instead of reading a file: what the memtables and the block cache hold. */
     private final ReadOptions cachedReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
 
-    StoreOperations(RocksDB db, DocumentJsonReader reader, Clock clock) {
+    /**
+     * Operations on {@code db} whose timestamps come from {@code clock}, each above {@code floor} (every timestamp
+     * already stored, {@link TimestampCeiling}) and above the one before.
+     */
+    StoreOperations(RocksDB db, DocumentJsonReader reader, Clock clock, long floor) {
         this.db = db;
         this.reader = reader;
         this.clock = clock;
+        this.timestamps = Timestamps.monotonic(clock, floor);
+    }
+
+    /**
+     * Whether an operation with {@code options} is written without reading the stored version: a put or remove
+     * without condition. Its timestamp still exceeds the stored one's, as every timestamp this store hands out
+     * exceeds every one it stored; its outcome does not know whether the document existed.
+     */
+    static boolean writesWithoutRead(OperationOptions options) {
+        return !WriteRules.needsDocument(options);
     }
 
     /**
@@ -58,8 +73,10 @@ final class StoreOperations {
 
     Step put(RocksStore.Families families, byte[] key, Document document, OperationOptions options, ReadOptions reads)
             throws RocksDBException {
-        byte[] previous = WriteRules.needsDocument(options) ? read(families, key, reads)
-                                                            : readHeader(families, key, reads);
+        if (writesWithoutRead(options)) {
+            return step(families, key, null, WriteRules.putWithoutRead(document, options));
+        }
+        byte[] previous = read(families, key, reads);
         return step(families, key, previous,
                     WriteRules.put(document, version(document.id(), previous), options, clock));
     }
@@ -77,8 +94,10 @@ final class StoreOperations {
 
     Step remove(RocksStore.Families families, byte[] key, DocumentId id, OperationOptions options, ReadOptions reads)
             throws RocksDBException {
-        byte[] previous = WriteRules.needsDocument(options) ? read(families, key, reads)
-                                                            : readHeader(families, key, reads);
+        if (writesWithoutRead(options)) {
+            return step(families, key, null, WriteRules.removeWithoutRead(id, options));
+        }
+        byte[] previous = read(families, key, reads);
         return step(families, key, previous, WriteRules.remove(id, version(id, previous), options, clock));
     }
 
@@ -95,33 +114,48 @@ final class StoreOperations {
         byte[] stored = readHeader(families, key, reads);
         Mutation dropIndex = Mutation.delete(families.tombstones, indexKey);
         if (stored != null && !StoredValue.isLive(stored) && StoredValue.timestamp(stored) == timestamp) {
-            return Step.write(Outcome.written(timestamp, true),
-                              List.of(Mutation.delete(families.documents, key), dropIndex));
+            return Step.delete(Outcome.written(timestamp, true),
+                               List.of(Mutation.delete(families.documents, key), dropIndex));
         }
-        return Step.write(Outcome.missing(), List.of(dropIndex));
+        return Step.delete(Outcome.missing(), List.of(dropIndex));
     }
 
     /**
-     * What to write for {@code decision} over {@code previous} (a live version, a tombstone, or null): the new
-     * version, plus the tombstone index's entry for a new tombstone, or minus the one of a replaced tombstone.
+     * What to write for {@code decision} over {@code previous} (a live version, a tombstone, or null: none, or not
+     * read): the new version, plus the tombstone index's entry for a new tombstone, or minus the one of a replaced
+     * tombstone. A put written without reading leaves the index entry of a tombstone it replaces; the sweep drops
+     * such an entry when it finds the document's newest version is not that tombstone.
      */
     private Step step(RocksStore.Families families, byte[] key, byte[] previous, Decision decision) {
         if (decision.isAnswer()) {
             return Step.done(decision.answer());
         }
-        long timestamp = Timestamps.after(clock, version(null, previous));
+        long timestamp = nextTimestamp(previous);
         if (decision.isTombstone()) {
             return Step.write(decision.written(timestamp),
                               List.of(Mutation.put(families.documents, key, StoredValue.tombstone(timestamp)),
                                       Mutation.put(families.tombstones, StoreKeys.tombstoneIndexKey(timestamp, key),
-                                                   new byte[0])));
+                                                   new byte[0])),
+                              timestamp);
         }
         Mutation put = Mutation.put(families.documents, key, StoredValue.document(decision.document(), timestamp));
         if (previous != null && !StoredValue.isLive(previous)) {
             byte[] indexKey = StoreKeys.tombstoneIndexKey(StoredValue.timestamp(previous), key);
-            return Step.write(decision.written(timestamp), List.of(put, Mutation.delete(families.tombstones, indexKey)));
+            return Step.write(decision.written(timestamp), List.of(put, Mutation.delete(families.tombstones, indexKey)),
+                              timestamp);
         }
-        return Step.write(decision.written(timestamp), List.of(put));
+        return Step.write(decision.written(timestamp), List.of(put), timestamp);
+    }
+
+    /** The next timestamp, above {@code previous}'s (a stored value or header; null for none) whatever the clock. */
+    private long nextTimestamp(byte[] previous) {
+        long timestamp = timestamps.next();
+        if (previous != null && StoredValue.timestamp(previous) >= timestamp) {
+            // Only if the floor was wrong, which a store of ours never has.
+            timestamps.observe(StoredValue.timestamp(previous));
+            timestamp = timestamps.next();
+        }
+        return timestamp;
     }
 
     private byte[] read(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException {

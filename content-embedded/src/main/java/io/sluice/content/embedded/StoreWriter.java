@@ -7,12 +7,13 @@ import java.util.concurrent.CompletableFuture;
 interface StoreWriter extends AutoCloseable {
 
     /**
-     * Writes {@code mutations} as one atomic batch. The future completes once the batch is as durable as promised;
-     * it fails with {@link org.rocksdb.RocksDBException} if RocksDB refused it (nothing of it was written), with
+     * Writes {@code mutations} as one atomic batch; {@code timestamp} is the newest version timestamp they carry
+     * (0 for none). The future completes once the batch is as durable as promised; it fails with
+     * {@link org.rocksdb.RocksDBException} if RocksDB refused it (nothing of it was written), with
      * {@link java.util.concurrent.RejectedExecutionException} if too many batches wait already, and with
      * {@link IllegalStateException} after {@link #close()}.
      */
-    CompletableFuture<Void> write(List<Mutation> mutations);
+    CompletableFuture<Void> write(List<Mutation> mutations, long timestamp);
 
     /** Writes what was accepted before, then stops; blocks until done. */
     @Override

@@ -21,8 +21,8 @@ import java.util.Optional;
  * (4 bytes) and its fields in the JSON put form {@code {"fields":{...}}}, which RocksDB's block compression shrinks
  * well. A tombstone has no body.
  *
- * <p>The header alone answers "is there a live version, and when was it written", so writes that need no
- * condition read only {@link #HEADER_BYTES} bytes of the previous value. The fingerprint tells whether the stored JSON
+ * <p>The header alone answers "is there a live version, and when was it written", so the tombstone sweep reads only
+ * {@link #HEADER_BYTES} bytes of a value. The fingerprint tells whether the stored JSON
  * is still exactly what the writer would make of the decoded document under today's schema, so a get can send it as it
  * is ({@link #fieldsJson}). Values of the older live kind, without a fingerprint, are still read, always by decoding.
  */

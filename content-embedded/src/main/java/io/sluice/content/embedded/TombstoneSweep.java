@@ -90,7 +90,7 @@ final class TombstoneSweep {
                             deleted.complete(false);
                             return;
                         }
-                        writer.write(step.mutations).whenComplete((ignored, failure) -> {
+                        writer.write(step.mutations, step.timestamp).whenComplete((ignored, failure) -> {
                             if (failure == null) {
                                 deleted.complete(step.outcome.found());
                             } else {

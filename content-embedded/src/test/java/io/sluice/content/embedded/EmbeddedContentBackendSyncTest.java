@@ -19,4 +19,10 @@ class EmbeddedContentBackendSyncTest extends ContentBackendConformanceTest {
                                                                      .durability(Durability.SYNC).build());
     }
 
+    /** Plain puts and removes are written without reading the previous version (see {@code StoreOperations}). */
+    @Override
+    protected boolean readsBeforePlainWrites() {
+        return false;
+    }
+
 }

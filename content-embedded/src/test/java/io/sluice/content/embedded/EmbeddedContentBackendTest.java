@@ -32,4 +32,10 @@ class EmbeddedContentBackendTest extends ContentBackendConformanceTest {
                               .threads(2);
     }
 
+    /** Plain puts and removes are written without reading the previous version (see {@code StoreOperations}). */
+    @Override
+    protected boolean readsBeforePlainWrites() {
+        return false;
+    }
+
 }

@@ -17,24 +17,26 @@ import java.util.concurrent.CompletionException;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class GroupCommitWriterTest {
+class GroupWriterTest {
 
     @TempDir(factory = MemoryBackedTempDir.class)
     Path directory;
 
     private Options options;
     private RocksDB db;
-    private GroupCommitWriter writer;
+    private GroupWriter writer;
 
     @BeforeEach
     void open() throws RocksDBException {
         RocksDB.loadLibrary();
         options = new Options().setCreateIfMissing(true);
         db = RocksDB.open(options, directory.toString());
-        writer = new GroupCommitWriter(db, 10_000, "test-commit", Runnable::run);
+        writer = new GroupWriter(db, Durability.SYNC, new TimestampCeiling(db, 0), 10_000, "test-writer",
+                                 Runnable::run);
     }
 
     @AfterEach
@@ -52,7 +54,7 @@ class GroupCommitWriterTest {
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             writes.add(writer.write(List.of(Mutation.put(db.getDefaultColumnFamily(), bytes("k" + i),
-                                                         bytes("v" + i)))));
+                                                         bytes("v" + i))), 1000 + i));
         }
         return writes;
     }
@@ -66,6 +68,25 @@ class GroupCommitWriterTest {
         for (int i = 0; i < 500; i++) {
             assertArrayEquals(bytes("v" + i), db.get(bytes("k" + i)));
         }
+    }
+
+    @Test
+    void write_aboveTheCeiling_persistsANewOneAheadOfItInTheSameBatch() throws RocksDBException {
+        writeMany(10).forEach(CompletableFuture::join);
+
+        long stored = TimestampCeiling.stored(db);
+        assertTrue(stored >= 1009 && stored <= 1009 + TimestampCeiling.RESERVE_MICROS, "ceiling " + stored);
+    }
+
+    @Test
+    void write_belowThePersistedCeiling_writesNoNewOne() throws RocksDBException {
+        writeMany(1).get(0).join();
+        long first = TimestampCeiling.stored(db);
+        db.delete(TimestampCeiling.KEY);
+
+        writer.write(List.of(Mutation.put(db.getDefaultColumnFamily(), bytes("x"), bytes("y"))), first - 1).join();
+
+        assertNull(TimestampCeiling.stored(db));
     }
 
     @Test
