@@ -572,13 +572,13 @@ def case_disk_full_restart(server, case):
         connection.close()
         case.note("slowest_put_ms=%.0f" % (slowest * 1000))
         case.expect(acknowledged < 50_000, "the file system fills (507)")
-        with open(os.path.join(small, "filler"), "wb") as filler:  # the last bytes too
-            try:
+        try:  # the last bytes too, if the store left any (creating the file may fail already)
+            with open(os.path.join(small, "filler"), "wb") as filler:
                 while True:
                     filler.write(b"\0" * 65536)
                     filler.flush()
-            except OSError:
-                pass
+        except OSError:
+            pass
         victim.stop()
         stop_log = victim.log_text()
         traced = [line for line, after in zip(stop_log.splitlines(), stop_log.splitlines()[1:]) if after.startswith("\tat ")]
