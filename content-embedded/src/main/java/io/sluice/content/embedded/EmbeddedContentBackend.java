@@ -157,7 +157,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         }
     }
 
-        private static long logBytes(Path directory) {
+    private static long logBytes(Path directory) {
         if (!Files.isDirectory(directory)) {
             return 0;
         }
