@@ -85,18 +85,19 @@ public final class DocumentJsonWriter {
      */
     public void writeDocument(JsonGenerator generator, DocumentId id, FieldsJson fields, Supplier<Document> document)
             throws IOException {
-        generator.writeStartObject();
-        generator.writeStringField("id", id.toString());
-        generator.writeFieldName("fields");
-        writeFields(generator, fields, document);
-        generator.writeEndObject();
+        writeOperation(generator, "id", id, fields, document);
     }
 
     /** {@link #writePut(JsonGenerator, Document)} from {@code fields} when it can, as for {@link #writeDocument}. */
     public void writePut(JsonGenerator generator, DocumentId id, FieldsJson fields, Supplier<Document> document)
             throws IOException {
+        writeOperation(generator, "put", id, fields, document);
+    }
+
+    private void writeOperation(JsonGenerator generator, String idField, DocumentId id, FieldsJson fields,
+                                Supplier<Document> document) throws IOException {
         generator.writeStartObject();
-        generator.writeStringField("put", id.toString());
+        generator.writeStringField(idField, id.toString());
         generator.writeFieldName("fields");
         writeFields(generator, fields, document);
         generator.writeEndObject();
