@@ -1,0 +1,39 @@
+package io.sluice.content.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.sluice.content.BucketSpace;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The prepared reads of one table that visits make. Their rows all have the same columns, in this order: the
+ * partition's token, {@code sb}, {@code ok}, {@code id}, {@code ts}, {@code removed}, {@code body} (see
+ * {@link #TOKEN} and the other column indexes).
+ *
+ * @param scan       the partitions with tokens in {@code (?, ?]}, in token order, each in clustering order
+ * @param partition  the rows of partition {@code sb = ?} from {@code (ok, id) >= (?, ?)} up to order key {@code ?}
+ * @param keysAt     the partition keys with tokens in {@code [?, ?]} (one token, to find partitions sharing it)
+ */
+record VisitStatements(PreparedStatement scan, PreparedStatement partition, PreparedStatement keysAt) {
+
+    static final int TOKEN = 0, SB = 1, OK = 2, ID = 3, TS = 4, REMOVED = 5, BODY = 6;
+
+    private static final String COLUMNS = "token(sb), sb, ok, id, ts, removed, body";
+
+    /** Prepares the visit reads of every bucket space's table in {@code keyspace}. */
+    static Map<BucketSpace, VisitStatements> prepare(CqlSession session, String keyspace) {
+        Map<BucketSpace, VisitStatements> statements = new EnumMap<>(BucketSpace.class);
+        for (BucketSpace space : BucketSpace.values()) {
+            String table = Schema.table(keyspace, space);
+            statements.put(space, new VisitStatements(
+                    session.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE token(sb) > ? AND token(sb) <= ?"),
+                    session.prepare("SELECT " + COLUMNS + " FROM " + table
+                                    + " WHERE sb = ? AND (ok, id) >= (?, ?) AND (ok) <= (?)"),
+                    session.prepare("SELECT DISTINCT sb FROM " + table + " WHERE token(sb) >= ? AND token(sb) <= ?")));
+        }
+        return Map.copyOf(statements);
+    }
+
+}
