@@ -31,17 +31,22 @@ import java.util.TreeSet;
  * @param tombstoneRetention  how long removes are remembered (and returned by visits with removes)
  * @param maxPendingOperations operations issued but not completed before new ones answer OVERLOAD
  * @param createSchema        whether {@code open} creates the keyspace and tables if missing
+ * @param visitConsistency    consistency of the reads of visits: with {@code consistency} for writes, a level that
+ *                            overlaps their replicas (as LOCAL_QUORUM does LOCAL_QUORUM's) keeps every acknowledged
+ *                            write in a visit that starts after it
  */
 public record CassandraOptions(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace,
                                int replicationFactor, String replicationStrategy, ConsistencyLevel consistency,
                                ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
-                               Duration tombstoneRetention, int maxPendingOperations, boolean createSchema) {
+                               Duration tombstoneRetention, int maxPendingOperations, boolean createSchema,
+                               ConsistencyLevel visitConsistency) {
 
     /** The option names {@link #fromEngineOptions} understands. */
     public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
                                                    "replication-factor", "replication-strategy", "consistency",
                                                    "serial-consistency", "request-timeout", "distribution-bits",
-                                                   "tombstone-retention", "max-pending", "create-schema");
+                                                   "tombstone-retention", "max-pending", "create-schema",
+                                                   "visit-consistency");
     private static final int DEFAULT_PORT = 9042;
 
     /** @throws InvalidCassandraOptionException naming the setting and value if one is out of range */
@@ -74,6 +79,11 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         if (consistency.isSerial()) {
             throw new InvalidCassandraOptionException("consistency must not be serial, but was " + consistency.name());
         }
+        Objects.requireNonNull(visitConsistency, "visitConsistency");
+        if (visitConsistency.isSerial()) {
+            throw new InvalidCassandraOptionException("visit-consistency must not be serial, but was "
+                                                      + visitConsistency.name());
+        }
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new InvalidCassandraOptionException("request-timeout must be positive, but was " + requestTimeout);
         }
@@ -93,18 +103,21 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     /**
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
-     * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations.
+     * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations, visits at
+     * LOCAL_QUORUM.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
                                     keyspaceFor(clusterId), redundancy, "NetworkTopologyStrategy",
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
-                                    Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true);
+                                    Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
+                                    DefaultConsistencyLevel.LOCAL_QUORUM);
     }
 
     /**
      * Reads the engine options of a {@code <content id=clusterId>} cluster with {@code <min-redundancy>} {@code
-     * redundancy} (see the module README for each option); unset options keep their {@link #defaults}.
+     * redundancy} (see the module README for each option); unset options keep their {@link #defaults}, but for
+     * {@code visit-consistency}, which is {@code consistency} unless set.
      *
      * @throws InvalidCassandraOptionException naming the option if one is unknown or has a bad value
      */
@@ -117,6 +130,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                       + String.join(", ", new TreeSet<>(NAMES)));
         }
         CassandraOptions o = defaults(clusterId, redundancy);
+        ConsistencyLevel consistency = options.containsKey("consistency") ? consistency(options, "consistency")
+                                                                          : o.consistency;
         return new CassandraOptions(
                 options.containsKey("contact-points") ? contactPoints(options.get("contact-points"))
                                                       : o.contactPoints,
@@ -125,7 +140,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                 options.containsKey("replication-factor") ? integer(options, "replication-factor")
                                                           : o.replicationFactor,
                 options.getOrDefault("replication-strategy", o.replicationStrategy),
-                options.containsKey("consistency") ? consistency(options, "consistency") : o.consistency,
+                consistency,
                 options.containsKey("serial-consistency") ? consistency(options, "serial-consistency")
                                                           : o.serialConsistency,
                 options.containsKey("request-timeout") ? seconds(options, "request-timeout") : o.requestTimeout,
@@ -134,7 +149,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                 options.containsKey("tombstone-retention") ? seconds(options, "tombstone-retention")
                                                            : o.tombstoneRetention,
                 options.containsKey("max-pending") ? integer(options, "max-pending") : o.maxPendingOperations,
-                options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema);
+                options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema,
+                options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency);
     }
 
     /** {@code sluice_} and the cluster id, lower-cased, with characters Cassandra does not allow made underscores. */
@@ -222,42 +238,48 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withContactPoints(List<InetSocketAddress> points) {
         return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema);
+                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    visitConsistency);
     }
 
     /** These options with another keyspace. */
     public CassandraOptions withKeyspace(String keyspace) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema);
+                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    visitConsistency);
     }
 
     /** These options with another replication factor. */
     public CassandraOptions withReplicationFactor(int factor) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema);
+                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    visitConsistency);
     }
 
     /** These options with another request timeout. */
     public CassandraOptions withRequestTimeout(Duration timeout) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, timeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema);
+                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    visitConsistency);
     }
 
     /** These options with another number of distribution bits. */
     public CassandraOptions withDistributionBits(int bits) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, bits,
-                                    tombstoneRetention, maxPendingOperations, createSchema);
+                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    visitConsistency);
     }
 
     /** These options with another limit on pending operations. */
     public CassandraOptions withMaxPendingOperations(int max) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, max, createSchema);
+                                    tombstoneRetention, max, createSchema,
+                                    visitConsistency);
     }
 
 }

@@ -213,7 +213,7 @@ final class CassandraVisit extends PulledVisit {
     }
 
     private BoundStatement configure(BoundStatement statement) {
-        return statement.setConsistencyLevel(options.consistency()).setIdempotent(true);
+        return statement.setConsistencyLevel(options.visitConsistency()).setIdempotent(true);
     }
 
     /** Rows to ask for in a page: about {@link #PAGE_BYTES} of the bodies seen so far. */

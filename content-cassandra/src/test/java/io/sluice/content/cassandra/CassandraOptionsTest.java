@@ -37,13 +37,14 @@ class CassandraOptionsTest {
                 Map.entry("distribution-bits", "12"),
                 Map.entry("tombstone-retention", "3600"),
                 Map.entry("max-pending", "100"),
-                Map.entry("create-schema", "false")));
+                Map.entry("create-schema", "false"),
+                Map.entry("visit-consistency", "one")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
                                           "dc2", "docs", 2, "SimpleStrategy", DefaultConsistencyLevel.QUORUM,
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
-                                          Duration.ofHours(1), 100, false),
+                                          Duration.ofHours(1), 100, false, DefaultConsistencyLevel.ONE),
                      options);
     }
 
@@ -59,7 +60,7 @@ class CassandraOptionsTest {
         assertEquals("Unknown <cassandra> option contact-point; known are consistency, contact-points, "
                      + "create-schema, distribution-bits, keyspace, local-datacenter, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
-                     + "tombstone-retention", e.getMessage());
+                     + "tombstone-retention, visit-consistency", e.getMessage());
     }
 
     @Test
@@ -68,6 +69,25 @@ class CassandraOptionsTest {
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "MOST")));
         assertEquals("consistency 'MOST' is not a Cassandra consistency level, such as LOCAL_QUORUM, QUORUM, "
                      + "LOCAL_SERIAL or SERIAL", e.getMessage());
+    }
+
+    @Test
+    void visitConsistency_isConsistencyUnlessSet() {
+        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of()).visitConsistency());
+        assertEquals(DefaultConsistencyLevel.QUORUM,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM")).visitConsistency());
+        assertEquals(DefaultConsistencyLevel.ONE,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM",
+                                                                            "visit-consistency", "ONE"))
+                                     .visitConsistency());
+    }
+
+    @Test
+    void serialVisitConsistency_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("visit-consistency", "LOCAL_SERIAL")));
+        assertEquals("visit-consistency must not be serial, but was LOCAL_SERIAL", e.getMessage());
     }
 
     @Test
