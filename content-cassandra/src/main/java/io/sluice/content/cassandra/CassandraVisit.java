@@ -83,7 +83,7 @@ final class CassandraVisit extends PulledVisit {
     private String lastId;
     private long boundaryKey;         // the order key of the row read last, or of position: a new one starts a bucket
     private boolean boundaryKnown;
-    private long rowBytes;            // a moving average of the bodies read, to size pages; 0 before any
+    private volatile long rowBytes;   // a moving average of the bodies read, to size pages (read where pages are sent)
 
     /**
      * @throws InvalidProgressTokenException if the spec resumes a full scan at a position outside its slice's range
