@@ -341,7 +341,7 @@ final class CassandraVisit extends PulledVisit {
         if (!removed) {
             byte[] bytes = new byte[body.remaining()];
             body.duplicate().get(bytes);
-            return live(codec.decode(id, new StoredVersion(timestamp, false, bytes, null)), timestamp, size);
+            return live(codec.decode(id, bytes), timestamp, size);
         }
         if (!spec.includeRemoves()) {
             return Optional.empty();
