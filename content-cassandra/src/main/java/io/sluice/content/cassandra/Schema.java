@@ -20,7 +20,8 @@ import java.util.Map;
  * <p>Table layout (see the module README for why): partition key {@code sb}, the document's superbucket as a visiting
  * cursor (the top distribution bits of its bucket order key); clustering by {@code ok}, the bucket order key, then the
  * document id, so each partition holds its documents in visiting order; the newest version's timestamp {@code ts}
- * (microseconds), a tombstone flag, the fields as JSON, and {@code op}, the id of the write attempt that wrote it.
+ * (microseconds), a tombstone flag, the fields as JSON, and {@code op}, the id of the lightweight transaction attempt
+ * that wrote it (null when a plain, timestamped write did).
  */
 final class Schema {
 
@@ -36,7 +37,8 @@ final class Schema {
 
     /** The prepared statements of one table. */
     record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement readPartition,
-                      PreparedStatement readPartitions, PreparedStatement readPartitionKeys) { }
+                      PreparedStatement readPartitions, PreparedStatement readPartitionKeys,
+                      PreparedStatement plainWrite) { }
 
     private Schema() { }
 
@@ -63,14 +65,17 @@ final class Schema {
         for (BucketSpace space : BucketSpace.values()) {
             String table = table(keyspace, space);
             schema.statements.put(space, new Statements(
-                    session.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE sb = ? AND ok = ? AND id = ?"),
+                    session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table
+                                    + " WHERE sb = ? AND ok = ? AND id = ?"),
                     session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ? "
                                     + "WHERE sb = ? AND ok = ? AND id = ? IF ts = ?"),
                     session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
                                     + " WHERE sb = ? AND (ok, id) >= (?, ?) AND (ok) <= (?) LIMIT ?"),
                     session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
                                     + " WHERE sb IN ? PER PARTITION LIMIT ?"),
-                    session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?")));
+                    session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?"),
+                    session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET ts = ?, removed = ?, "
+                                    + "body = ?, op = null WHERE sb = ? AND ok = ? AND id = ?")));
         }
         return schema;
     }

@@ -37,13 +37,16 @@ class CassandraOptionsTest {
                 Map.entry("distribution-bits", "12"),
                 Map.entry("tombstone-retention", "3600"),
                 Map.entry("max-pending", "100"),
-                Map.entry("create-schema", "false")));
+                Map.entry("create-schema", "false"),
+                Map.entry("write-mode", "strict"),
+                Map.entry("max-clock-skew", "0.2")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
                                           "dc2", "docs", 2, "SimpleStrategy", DefaultConsistencyLevel.QUORUM,
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
-                                          Duration.ofHours(1), 100, false),
+                                          Duration.ofHours(1), 100, false, CassandraOptions.WriteMode.STRICT,
+                                          Duration.ofMillis(200)),
                      options);
     }
 
@@ -57,9 +60,24 @@ class CassandraOptionsTest {
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-point", "x")));
         assertEquals("Unknown <cassandra> option contact-point; known are consistency, contact-points, "
-                     + "create-schema, distribution-bits, keyspace, local-datacenter, max-pending, "
+                     + "create-schema, distribution-bits, keyspace, local-datacenter, max-clock-skew, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
-                     + "tombstone-retention", e.getMessage());
+                     + "tombstone-retention, write-mode", e.getMessage());
+    }
+
+    @Test
+    void writeMode_isTimestampedByDefault_andRefusesOthers() {
+        assertEquals(CassandraOptions.WriteMode.TIMESTAMPED, CassandraOptions.defaults("music", 1).writeMode());
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("write-mode", "linearizable")));
+        assertEquals("write-mode must be 'timestamped' or 'strict', but was 'linearizable'", e.getMessage());
+    }
+
+    @Test
+    void maxClockSkew_outOfRange_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("max-clock-skew", "30")));
+        assertEquals("max-clock-skew must be from 0.001 to 10 seconds, but was 30.0", e.getMessage());
     }
 
     @Test
