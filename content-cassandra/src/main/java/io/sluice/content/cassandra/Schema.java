@@ -11,7 +11,9 @@ import io.sluice.content.BucketSpace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.UUID;
 import java.util.Map;
 
 /**
@@ -53,12 +55,14 @@ final class Schema {
                             + options.replicationStrategy() + "', 'replication_factor': "
                             + options.replicationFactor() + "}");
             for (BucketSpace space : BucketSpace.values()) {
-                session.execute("CREATE TABLE IF NOT EXISTS " + table(keyspace, space) + " ("
+                String table = table(keyspace, space);
+                session.execute("CREATE TABLE IF NOT EXISTS " + table + " ("
                                 + "sb int, ok bigint, id text, ts bigint, removed boolean, body blob, op uuid, "
-                                + "PRIMARY KEY ((sb), ok, id))");
+                                + "PRIMARY KEY ((sb), ok, id)) WITH ID = " + tableId(table));
             }
-            session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + "." + SETTINGS
-                            + " (name text PRIMARY KEY, value text)");
+            String settings = keyspace + "." + SETTINGS;
+            session.execute("CREATE TABLE IF NOT EXISTS " + settings + " (name text PRIMARY KEY, value text) "
+                            + "WITH ID = " + tableId(settings));
         }
         checkDistributionBits(session, options);
         Schema schema = new Schema();
@@ -130,6 +134,16 @@ final class Schema {
         } catch (DriverException e) { // often wrapped: the retry policy tries the next node after Unavailable
             return session.execute(read.setConsistencyLevel(DefaultConsistencyLevel.ONE)).one();
         }
+    }
+
+    /**
+     * The id Sluice creates table {@code qualifiedName} with: a name-based UUID, the same in every container. Two
+     * containers that start at once on an empty keyspace may both create a table; with a random id each (Cassandra's
+     * default), the nodes could end up disagreeing about which of two tables it is. With the same id, the two
+     * creations are the same table.
+     */
+    static UUID tableId(String qualifiedName) {
+        return UUID.nameUUIDFromBytes(("sluice-table:" + qualifiedName).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The qualified name of the table of {@code space}. */

@@ -5,6 +5,7 @@ import io.sluice.content.BucketSpace;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
 import io.sluice.content.Outcome.Status;
+import io.sluice.content.cassandra.harness.CassandraNode;
 import io.sluice.content.cassandra.harness.SharedNode;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ballot from the node's clock, so without the write clock's margins each of these loses an acknowledged write.
  */
 @Tag("cassandra")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MixedWritesTest {
 
     private static final int OFFSET_MILLIS = 40;
@@ -51,13 +54,17 @@ class MixedWritesTest {
     private static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC));
     private static final CassandraOptions OPTIONS = CassandraOptions.defaults("mixed", 1);
 
-    private static CqlSession session;
+    private CqlSession session;
     private final List<CassandraContentBackend> backends = new ArrayList<>();
 
+    /** The node the containers share: Cassandra's default, Paxos v1. */
+    protected CassandraNode node() {
+        return SharedNode.get();
+    }
+
     @BeforeAll
-    static void connect() {
-        session = CassandraContentBackend.connect(
-                OPTIONS.withContactPoints(List.of(SharedNode.get().nativeAddress())));
+    void connect() {
+        session = CassandraContentBackend.connect(OPTIONS.withContactPoints(List.of(node().nativeAddress())));
         CassandraContentBackend.builder(OPTIONS, TYPES).session(session).build().close(); // creates the schema
         for (BucketSpace space : BucketSpace.values()) {
             session.execute("TRUNCATE " + Schema.table(OPTIONS.keyspace(), space));
@@ -65,13 +72,14 @@ class MixedWritesTest {
     }
 
     @AfterAll
-    static void disconnect() {
+    void disconnect() {
         session.close();
     }
 
     @AfterEach
     void close() {
         backends.forEach(CassandraContentBackend::close);
+        backends.clear();
     }
 
     /** A container whose clock is {@code offsetMillis} off the system's. */
