@@ -2,8 +2,8 @@
 # Sluice on Apache Cassandra (content-cassandra): put and get throughput over HTTP/2 (h2c), and visit throughput with
 # 1 and 8 slices through 1 and 2 Sluice servers sharing the cluster, on a 1-node cluster (replication factor 1) and a
 # 3-node cluster on 127.0.0.1-3 (replication factor 3, LOCAL_QUORUM). Per cluster: feed N 1 KiB documents with
-# `./sluice feed` (puts, lightweight transactions), GET random stored ids with h2load, then visit everything with
-# stream=true, one curl loop per slice in parallel, slice i on server i mod servers. Prints a markdown table:
+# `./sluice feed` (puts: one timestamped write each by default), GET random stored ids with h2load, then visit
+# everything with stream=true, one curl loop per slice in parallel, slice i on server i mod servers. Prints a table:
 # ops/s or MB/s, wall seconds, and the CPU seconds of the Sluice servers and of the Cassandra nodes over each step.
 #
 # Cassandra comes from Maven Central's cassandra-all (5.0.x): the nodes are content-cassandra's test harness nodes
@@ -22,6 +22,7 @@
 #   DISTRIBUTION_BITS                     the engine's distribution-bits (default: the engine's, 16)
 #   SETTLE_SECONDS=120                    before GETs and each visit, wait at most this long for the nodes to go idle
 #   CASSANDRA_NODE_OPTS="-XX:TieredStopAtLevel=4"   extra JVM options of every node (the harness runs C1 only)
+#   PAXOS_VARIANT=v2                      the nodes' paxos_variant (v2 as in the earlier tables; Cassandra's default is v1)
 #   CLIENT_JAVA_OPTS                      JVM options of ./sluice feed
 #   SLUICE_PORT=38080 SLUICE2_PORT=38081  cleartext ports of the two servers
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
@@ -43,6 +44,7 @@ DISTRIBUTION_BITS="${DISTRIBUTION_BITS:-}"
 SETTLE_SECONDS="${SETTLE_SECONDS:-120}"
 CASSANDRA_NODE_OPTS="${CASSANDRA_NODE_OPTS:--XX:TieredStopAtLevel=4}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}"
+PAXOS_VARIANT="${PAXOS_VARIANT:-v2}"
 SLUICE_PORT="${SLUICE_PORT:-38080}"
 SLUICE2_PORT="${SLUICE2_PORT:-38081}"
 DOCUMENT_BYTES=1024
@@ -56,6 +58,7 @@ cluster_main=io.sluice.content.cassandra.harness.ClusterMain
 for size in $NODES; do [[ "$size" =~ ^[1-8]$ ]] || bench_die "NODES must hold sizes 1..8, not '$size'"; done
 for visit in $VISITS; do [[ "$visit" =~ ^[12]x[1-9][0-9]*$ ]] || bench_die "VISITS must hold SERVERSxSLICES with 1 or 2 servers, not '$visit'"; done
 (( DOCUMENTS > 0 && DURATION > 0 && GET_IDS > 0 )) || bench_die "DOCUMENTS, DURATION and GET_IDS must be positive"
+[[ "$PAXOS_VARIANT" == v1 || "$PAXOS_VARIANT" == v2 ]] || bench_die "PAXOS_VARIANT must be v1 or v2, not '$PAXOS_VARIANT'"
 [[ -z "$DISTRIBUTION_BITS" || "$DISTRIBUTION_BITS" =~ ^[1-9][0-9]?$ ]] || bench_die "DISTRIBUTION_BITS must be a number, not '$DISTRIBUTION_BITS'"
 
 bench_require h2load curl
@@ -85,7 +88,7 @@ start_cluster() {
   bench_log "Starting a $size-node Cassandra cluster"
   bench_start "cassandra-$size" java -Xmx128m -Dsluice.cassandra.lib="$cassandra_lib" \
               -Dsluice.cassandra.work="$bench_work/cassandra" -Dsluice.cassandra.node-options="$CASSANDRA_NODE_OPTS" \
-              -cp "$harness_classes" "$cluster_main" "bench$size" "$size"
+              -Dsluice.cassandra.paxos-variant="$PAXOS_VARIANT" -cp "$harness_classes" "$cluster_main" "bench$size" "$size"
   cluster_pid="$bench_last_pid"
   for _ in $(seq 1 "$CLUSTER_START_SECONDS"); do
     line="$(grep -m 1 '^ready ' "$bench_work/cassandra-$size.log" || true)"
@@ -309,7 +312,7 @@ echo "### Sluice on Cassandra"
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) cores shared by Cassandra, Sluice and the clients (load average before:" \
      "$load_before), JDK $java_version, commit $commit, $cassandra_version (nodes in child JVMs, 512 MB heap," \
-     "options '$CASSANDRA_NODE_OPTS'), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
+     "options '$CASSANDRA_NODE_OPTS', Paxos $PAXOS_VARIANT), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
      "puts through one server, GETs of random stored ids through one server, streamed visits with one curl per" \
      "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}; GETs and visits start once the nodes are" \
      "idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."

@@ -34,14 +34,17 @@ import java.util.function.Supplier;
  * (see the module README for the layout and why).
  *
  * <h2>Writes</h2>
- * Every write is a lightweight transaction: the backend reads the current version, decides (condition, create,
- * update), and writes with {@code IF ts = <the timestamp it read>} ({@code null} when there was none). So
- * test-and-set, create-if-nonexistent and read-modify-write updates stay atomic across any number of Sluice
- * containers, every version's timestamp is strictly greater than its predecessor's, and every outcome's
- * {@link Outcome#found()} is known. The {@link io.sluice.content.WriteRules} make the decisions. A lost race re-reads at the
- * serial consistency level and decides again. A write whose result is unknown (a timeout, a node dying mid-request)
- * is resolved with a serial read of the attempt id it wrote, so an operation is applied at most once and the client is
- * told whether it was.
+ * A put or remove without a condition is, in the default {@code write-mode="timestamped"}, one plain write with a
+ * Cassandra timestamp from this container's clock: no read, no Paxos, safe to send again; its outcome does not know
+ * whether the document existed. Every other write (and every write in {@code write-mode="strict"}) is a lightweight
+ * transaction: the backend reads the current version, decides (condition, create, update), and writes with
+ * {@code IF ts = <the timestamp it read>} ({@code null} when there was none). So test-and-set, create-if-nonexistent
+ * and read-modify-write updates stay atomic across any number of Sluice containers. The {@link WriteClock} keeps the
+ * two kinds in order on a document as long as the clocks are within {@code max-clock-skew}, which {@link #open}
+ * checks. The {@link io.sluice.content.WriteRules} make the decisions. A lost race re-reads at the serial consistency
+ * level and decides again. A transaction whose result is unknown (a timeout, a node dying mid-request) is resolved
+ * with a serial read of the attempt id it wrote, so an operation is applied at most once and the client is told
+ * whether it was (or gets a 504 when that cannot be told).
  *
  * <h2>Ordering, limits, failures</h2>
  * Operations on one id run one after the other in issue order; others run in parallel, at most
@@ -76,7 +79,12 @@ public final class CassandraContentBackend implements ContentBackend {
             return thread;
         });
         this.schema = Schema.prepare(session, options);
-        this.writer = new ConditionalWriter(session, schema, options, codec, clock, executor, Pauses.on(executor));
+        WriteClock writeClock = new WriteClock(builder.writeClock, options.maxClockSkew());
+        if (options.writeMode() == CassandraOptions.WriteMode.TIMESTAMPED) {
+            ClockSkewCheck.check(session, writeClock, options.maxClockSkew());
+        }
+        this.writer = new ConditionalWriter(session, schema, options, codec, clock, writeClock, executor,
+                                            Pauses.on(executor));
         this.visitStatements = VisitStatements.prepare(session, options.keyspace());
         this.sequencer = new OperationSequencer("Cassandra", clock, options.maxPendingOperations(), closed::get,
                                                 (what, failure) -> Failures.outcome(Failures.unwrap(failure), what));
@@ -87,6 +95,8 @@ public final class CassandraContentBackend implements ContentBackend {
      * backend storing documents of {@code types}, stamped by the system clock. Blocks until connected.
      *
      * @throws com.datastax.oss.driver.api.core.DriverException if no node can be reached or the schema fails
+     * @throws InvalidCassandraOptionException if the keyspace has other distribution bits, or with timestamped
+     *                                         writes, a node's clock is further from this one than max-clock-skew
      */
     public static CassandraContentBackend open(CassandraOptions options, DocumentTypes types) {
         return builder(options, types).build();
@@ -123,6 +133,9 @@ public final class CassandraContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> put(Document document, OperationOptions op) {
         DocumentId id = document.id();
         String what = "put of '" + id + "'";
+        if (writesWithoutRead(op)) {
+            return submit(id, op, what, () -> writer.writePlain(id, op, what, WriteRules.putWithoutRead(document, op)));
+        }
         return submit(id, op, what, () -> writer.write(id, op, what,
                                                        previous -> WriteRules.put(document, previous, op, clock)));
     }
@@ -146,8 +159,16 @@ public final class CassandraContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions op) {
         String what = "remove of '" + id + "'";
+        if (writesWithoutRead(op)) {
+            return submit(id, op, what, () -> writer.writePlain(id, op, what, WriteRules.removeWithoutRead(id, op)));
+        }
         return submit(id, op, what, () -> writer.write(id, op, what,
                                                        previous -> WriteRules.remove(id, previous, op, clock)));
+    }
+
+    /** Whether a put or remove with {@code op} is one plain write: no condition, and timestamped writes. */
+    private boolean writesWithoutRead(OperationOptions op) {
+        return options.writeMode() == CassandraOptions.WriteMode.TIMESTAMPED && !WriteRules.needsDocument(op);
     }
 
     /**
@@ -188,6 +209,7 @@ public final class CassandraContentBackend implements ContentBackend {
         private final CassandraOptions options;
         private final DocumentTypes types;
         private Clock clock = Clock.systemUTC();
+        private Clock writeClock = Clock.systemUTC();
         private CqlSession session;
         private int threads = 2;
 
@@ -199,6 +221,16 @@ public final class CassandraContentBackend implements ContentBackend {
         /** The clock for timestamps, deadlines and {@code now()} in selections; the system UTC clock by default. */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The clock of plain writes' Cassandra timestamps ({@code USING TIMESTAMP}), which must agree with the
+         * Cassandra nodes' clocks within {@code max-clock-skew}; the system UTC clock by default. Separate from
+         * {@link #clock} so that tests can set the documents' timestamps without breaking the order of writes.
+         */
+        public Builder writeClock(Clock clock) {
+            this.writeClock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

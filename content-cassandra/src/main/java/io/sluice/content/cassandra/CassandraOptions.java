@@ -31,6 +31,9 @@ import java.util.TreeSet;
  * @param tombstoneRetention  how long removes are remembered (and returned by visits with removes)
  * @param maxPendingOperations operations issued but not completed before new ones answer OVERLOAD
  * @param createSchema        whether {@code open} creates the keyspace and tables if missing
+ * @param writeMode           how puts and removes without a condition are written (see {@link WriteMode})
+ * @param maxClockSkew        the largest difference between this container's clock and any Cassandra node's that
+ *                            timestamped writes tolerate; checked when the backend opens
  * @param visitConsistency    consistency of the reads of visits: with {@code consistency} for writes, a level that
  *                            overlaps their replicas (as LOCAL_QUORUM does LOCAL_QUORUM's) keeps every acknowledged
  *                            write in a visit that starts after it
@@ -39,15 +42,36 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                int replicationFactor, String replicationStrategy, ConsistencyLevel consistency,
                                ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
                                Duration tombstoneRetention, int maxPendingOperations, boolean createSchema,
-                               ConsistencyLevel visitConsistency) {
+                               WriteMode writeMode, Duration maxClockSkew, ConsistencyLevel visitConsistency) {
 
     /** The option names {@link #fromEngineOptions} understands. */
     public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
                                                    "replication-factor", "replication-strategy", "consistency",
                                                    "serial-consistency", "request-timeout", "distribution-bits",
                                                    "tombstone-retention", "max-pending", "create-schema",
-                                                   "visit-consistency");
+                                                   "write-mode", "max-clock-skew", "visit-consistency");
     private static final int DEFAULT_PORT = 9042;
+    private static final Duration MAX_MAX_CLOCK_SKEW = Duration.ofSeconds(10);
+
+    /** How puts and removes without a condition reach Cassandra. */
+    public enum WriteMode {
+
+        /**
+         * One plain write with a timestamp from this container's clock ({@code USING TIMESTAMP}): no read, no
+         * Paxos, idempotent. Conditional writes, creates and updates still use lightweight transactions; the two kinds
+         * are kept in order on a document as long as every clock is within {@code max-clock-skew} of every other.
+         */
+        TIMESTAMPED,
+
+        /** Every write is a lightweight transaction, as conditional ones are: linearizable, and 5-10 times dearer. */
+        STRICT;
+
+        /** The name in {@code services.xml}. */
+        public String optionValue() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+    }
 
     /** @throws InvalidCassandraOptionException naming the setting and value if one is out of range */
     public CassandraOptions {
@@ -98,20 +122,27 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         if (maxPendingOperations < 1) {
             throw new InvalidCassandraOptionException("max-pending must be positive, but was " + maxPendingOperations);
         }
+        Objects.requireNonNull(writeMode, "writeMode");
+        Objects.requireNonNull(maxClockSkew, "maxClockSkew");
+        if (maxClockSkew.compareTo(Duration.ofMillis(1)) < 0 || maxClockSkew.compareTo(MAX_MAX_CLOCK_SKEW) > 0) {
+            throw new InvalidCassandraOptionException("max-clock-skew must be from 0.001 to "
+                                                      + MAX_MAX_CLOCK_SKEW.getSeconds() + " seconds, but was "
+                                                      + maxClockSkew.toNanos() / 1e9);
+        }
     }
 
     /**
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
-     * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations, visits at
-     * LOCAL_QUORUM.
+     * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations,
+     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
                                     keyspaceFor(clusterId), redundancy, "NetworkTopologyStrategy",
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
                                     Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
-                                    DefaultConsistencyLevel.LOCAL_QUORUM);
+                                    WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM);
     }
 
     /**
@@ -150,6 +181,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                            : o.tombstoneRetention,
                 options.containsKey("max-pending") ? integer(options, "max-pending") : o.maxPendingOperations,
                 options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema,
+                options.containsKey("write-mode") ? writeMode(options.get("write-mode")) : o.writeMode,
+                options.containsKey("max-clock-skew") ? seconds(options, "max-clock-skew") : o.maxClockSkew,
                 options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency);
     }
 
@@ -224,6 +257,16 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         throw new InvalidCassandraOptionException(name + " must be true or false, but was '" + value + "'");
     }
 
+    private static WriteMode writeMode(String value) {
+        for (WriteMode mode : WriteMode.values()) {
+            if (mode.optionValue().equals(value.trim())) {
+                return mode;
+            }
+        }
+        throw new InvalidCassandraOptionException("write-mode must be 'timestamped' or 'strict', but was '" + value
+                                                  + "'");
+    }
+
     private static ConsistencyLevel consistency(Map<String, String> options, String name) {
         String value = options.get(name).trim();
         try {
@@ -238,7 +281,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withContactPoints(List<InetSocketAddress> points) {
         return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
                                     visitConsistency);
     }
 
@@ -246,7 +289,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withKeyspace(String keyspace) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
                                     visitConsistency);
     }
 
@@ -254,7 +297,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withReplicationFactor(int factor) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
                                     visitConsistency);
     }
 
@@ -262,7 +305,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withRequestTimeout(Duration timeout) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, timeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
                                     visitConsistency);
     }
 
@@ -270,7 +313,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withDistributionBits(int bits) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, bits,
-                                    tombstoneRetention, maxPendingOperations, createSchema,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
                                     visitConsistency);
     }
 
@@ -278,7 +321,23 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withMaxPendingOperations(int max) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, max, createSchema,
+                                    tombstoneRetention, max, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
+    }
+
+    /** These options with another write mode. */
+    public CassandraOptions withWriteMode(WriteMode mode) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema, mode, maxClockSkew,
+                                    visitConsistency);
+    }
+
+    /** These options with another tolerated clock skew. */
+    public CassandraOptions withMaxClockSkew(Duration skew) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, skew,
                                     visitConsistency);
     }
 

@@ -11,7 +11,9 @@ import io.sluice.content.BucketSpace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.UUID;
 import java.util.Map;
 
 /**
@@ -20,7 +22,8 @@ import java.util.Map;
  * <p>Table layout (see the module README for why): partition key {@code sb}, the document's superbucket as a visiting
  * cursor (the top distribution bits of its bucket order key); clustering by {@code ok}, the bucket order key, then the
  * document id, so each partition holds its documents in visiting order; the newest version's timestamp {@code ts}
- * (microseconds), a tombstone flag, the fields as JSON, and {@code op}, the id of the write attempt that wrote it.
+ * (microseconds), a tombstone flag, the fields as JSON, and {@code op}, the id of the lightweight transaction attempt
+ * that wrote it (null when a plain, timestamped write did).
  */
 final class Schema {
 
@@ -36,7 +39,8 @@ final class Schema {
 
     /** The prepared statements of one table. */
     record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement readPartition,
-                      PreparedStatement readPartitions, PreparedStatement readPartitionKeys) { }
+                      PreparedStatement readPartitions, PreparedStatement readPartitionKeys,
+                      PreparedStatement plainWrite) { }
 
     private Schema() { }
 
@@ -51,26 +55,31 @@ final class Schema {
                             + options.replicationStrategy() + "', 'replication_factor': "
                             + options.replicationFactor() + "}");
             for (BucketSpace space : BucketSpace.values()) {
-                session.execute("CREATE TABLE IF NOT EXISTS " + table(keyspace, space) + " ("
+                String table = table(keyspace, space);
+                session.execute("CREATE TABLE IF NOT EXISTS " + table + " ("
                                 + "sb int, ok bigint, id text, ts bigint, removed boolean, body blob, op uuid, "
-                                + "PRIMARY KEY ((sb), ok, id))");
+                                + "PRIMARY KEY ((sb), ok, id)) WITH ID = " + tableId(table));
             }
-            session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + "." + SETTINGS
-                            + " (name text PRIMARY KEY, value text)");
+            String settings = keyspace + "." + SETTINGS;
+            session.execute("CREATE TABLE IF NOT EXISTS " + settings + " (name text PRIMARY KEY, value text) "
+                            + "WITH ID = " + tableId(settings));
         }
         checkDistributionBits(session, options);
         Schema schema = new Schema();
         for (BucketSpace space : BucketSpace.values()) {
             String table = table(keyspace, space);
             schema.statements.put(space, new Statements(
-                    session.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE sb = ? AND ok = ? AND id = ?"),
+                    session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table
+                                    + " WHERE sb = ? AND ok = ? AND id = ?"),
                     session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ? "
                                     + "WHERE sb = ? AND ok = ? AND id = ? IF ts = ?"),
                     session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
                                     + " WHERE sb = ? AND (ok, id) >= (?, ?) AND (ok) <= (?) LIMIT ?"),
                     session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
                                     + " WHERE sb IN ? PER PARTITION LIMIT ?"),
-                    session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?")));
+                    session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?"),
+                    session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET ts = ?, removed = ?, "
+                                    + "body = ?, op = null WHERE sb = ? AND ok = ? AND id = ?")));
         }
         return schema;
     }
@@ -125,6 +134,16 @@ final class Schema {
         } catch (DriverException e) { // often wrapped: the retry policy tries the next node after Unavailable
             return session.execute(read.setConsistencyLevel(DefaultConsistencyLevel.ONE)).one();
         }
+    }
+
+    /**
+     * The id Sluice creates table {@code qualifiedName} with: a name-based UUID, the same in every container. Two
+     * containers that start at once on an empty keyspace may both create a table; with a random id each (Cassandra's
+     * default), the nodes could end up disagreeing about which of two tables it is. With the same id, the two
+     * creations are the same table.
+     */
+    static UUID tableId(String qualifiedName) {
+        return UUID.nameUUIDFromBytes(("sluice-table:" + qualifiedName).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The qualified name of the table of {@code space}. */

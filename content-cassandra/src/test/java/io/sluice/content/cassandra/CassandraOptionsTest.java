@@ -38,13 +38,16 @@ class CassandraOptionsTest {
                 Map.entry("tombstone-retention", "3600"),
                 Map.entry("max-pending", "100"),
                 Map.entry("create-schema", "false"),
+                Map.entry("write-mode", "strict"),
+                Map.entry("max-clock-skew", "0.2"),
                 Map.entry("visit-consistency", "one")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
                                           "dc2", "docs", 2, "SimpleStrategy", DefaultConsistencyLevel.QUORUM,
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
-                                          Duration.ofHours(1), 100, false, DefaultConsistencyLevel.ONE),
+                                          Duration.ofHours(1), 100, false, CassandraOptions.WriteMode.STRICT,
+                                          Duration.ofMillis(200), DefaultConsistencyLevel.ONE),
                      options);
     }
 
@@ -58,9 +61,24 @@ class CassandraOptionsTest {
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-point", "x")));
         assertEquals("Unknown <cassandra> option contact-point; known are consistency, contact-points, "
-                     + "create-schema, distribution-bits, keyspace, local-datacenter, max-pending, "
+                     + "create-schema, distribution-bits, keyspace, local-datacenter, max-clock-skew, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
-                     + "tombstone-retention, visit-consistency", e.getMessage());
+                     + "tombstone-retention, visit-consistency, write-mode", e.getMessage());
+    }
+
+    @Test
+    void writeMode_isTimestampedByDefault_andRefusesOthers() {
+        assertEquals(CassandraOptions.WriteMode.TIMESTAMPED, CassandraOptions.defaults("music", 1).writeMode());
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("write-mode", "linearizable")));
+        assertEquals("write-mode must be 'timestamped' or 'strict', but was 'linearizable'", e.getMessage());
+    }
+
+    @Test
+    void maxClockSkew_outOfRange_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("max-clock-skew", "30")));
+        assertEquals("max-clock-skew must be from 0.001 to 10 seconds, but was 30.0", e.getMessage());
     }
 
     @Test
@@ -76,7 +94,8 @@ class CassandraOptionsTest {
         assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
                      CassandraOptions.fromEngineOptions("music", 1, Map.of()).visitConsistency());
         assertEquals(DefaultConsistencyLevel.QUORUM,
-                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM")).visitConsistency());
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM"))
+                                     .visitConsistency());
         assertEquals(DefaultConsistencyLevel.ONE,
                      CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM",
                                                                             "visit-consistency", "ONE"))

@@ -47,7 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("cassandra")
 class CassandraVisitTest {
 
-    private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING).build();
+    private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING)
+                                                          .build();
     private static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC));
     private static final CassandraOptions OPTIONS = CassandraOptions.defaults("visits", 1);
     private static CqlSession session;

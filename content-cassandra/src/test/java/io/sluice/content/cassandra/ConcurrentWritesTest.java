@@ -1,6 +1,7 @@
 package io.sluice.content.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.sluice.content.cassandra.harness.CassandraNode;
 import io.sluice.content.cassandra.harness.SharedNode;
 import io.sluice.document.ArrayType;
 import io.sluice.document.ArrayValue;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * creates would both win.
  */
 @Tag("cassandra")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConcurrentWritesTest {
 
     private static final DocumentType MUSIC = DocumentType.builder("music")
@@ -57,25 +60,30 @@ class ConcurrentWritesTest {
     private static final CassandraOptions OPTIONS = CassandraOptions.defaults("concurrency", 1);
     private static final int CONTAINERS = 4;
 
-    private static final List<CqlSession> sessions = new ArrayList<>();
+    private final List<CqlSession> sessions = new ArrayList<>();
     private final List<CassandraContentBackend> containers = new ArrayList<>();
-    private final ExecutorService threads = Executors.newFixedThreadPool(CONTAINERS);
+    private ExecutorService threads;
+
+    /** The node the containers share: Cassandra's default, Paxos v1. */
+    protected CassandraNode node() {
+        return SharedNode.get();
+    }
 
     @BeforeAll
-    static void connect() {
+    void connect() {
         for (int i = 0; i < CONTAINERS; i++) {
-            sessions.add(CassandraContentBackend.connect(
-                    OPTIONS.withContactPoints(List.of(SharedNode.get().nativeAddress()))));
+            sessions.add(CassandraContentBackend.connect(OPTIONS.withContactPoints(List.of(node().nativeAddress()))));
         }
     }
 
     @AfterAll
-    static void disconnect() {
+    void disconnect() {
         sessions.forEach(CqlSession::close);
     }
 
     @BeforeEach
     void createContainers() {
+        threads = Executors.newFixedThreadPool(CONTAINERS);
         for (CqlSession session : sessions) {
             containers.add(CassandraContentBackend.builder(OPTIONS, TYPES).session(session).build());
         }
@@ -88,6 +96,7 @@ class ConcurrentWritesTest {
     void closeContainers() {
         threads.shutdownNow();
         containers.forEach(CassandraContentBackend::close);
+        containers.clear();
     }
 
     private static OperationOptions options() {

@@ -54,6 +54,9 @@ class ConditionalWriterTest {
     private static final DocumentType MUSIC = DocumentType.builder("music").field("title", PrimitiveType.STRING).build();
     private static final Document DOCUMENT = Document.builder(MUSIC, ID).set("title", new StringValue("a")).build();
 
+    private static final Duration SKEW = Duration.ofMillis(50);
+    private static final UUID EARLIER = UUID.randomUUID();
+
     private final ScriptedSession cassandra = new ScriptedSession();
     /** Time passes only when the writer pauses: no test waits on real time. */
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -61,7 +64,7 @@ class ConditionalWriterTest {
     private final ConditionalWriter writer = new ConditionalWriter(
             cassandra.session(), Schema.prepare(cassandra.session(), CassandraOptions.defaults("scripted", 3)),
             CassandraOptions.defaults("scripted", 3), new DocumentCodec(DocumentTypes.of(List.of(MUSIC))), clock,
-            Runnable::run, pause -> {
+            new WriteClock(clock, SKEW), Runnable::run, pause -> {
                 pauses.add(pause);
                 clock.advance(pause);
                 return CompletableFuture.completedFuture(null);
@@ -124,9 +127,94 @@ class ConditionalWriterTest {
         assertEquals(6, cassandra.verbs().size(), cassandra.verbs().toString());
     }
 
+    @Test
+    void unknownWrite_whoseDocumentAnotherWriteChangedBeforeTheCheck_isTimeout_andNotTriedAgain() throws Exception {
+        // The write may have applied, and then another container's write replaced it: trying again could apply an
+        // update twice, so the outcome is unknown (before, the retry wrote a second time).
+        cassandra.then(call -> rows(row(1, EARLIER, 1)))
+                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                WriteType.CAS)))
+                 .then(call -> rows(row(7, UUID.randomUUID(), 7)));
+        Outcome outcome = put(Duration.ofSeconds(30));
+        assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
+        assertTrue(outcome.message().contains("another write of the document came before it could be checked"),
+                   outcome.message());
+        assertEquals(List.of("SELECT", "UPDATE", "SELECT"), cassandra.verbs());
+    }
+
+    @Test
+    void unknownWrite_foundNotApplied_isTriedAgainAfterAPause() throws Exception {
+        cassandra.then(call -> rows(row(1, EARLIER, 1)))
+                 .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
+                                                                WriteType.CAS)))
+                 .then(call -> rows(row(1, EARLIER, 1)))  // the check: still the version that was read
+                 .then(call -> rows(row(1, EARLIER, 1)))  // the new attempt's serial read
+                 .then(call -> applied());
+        Outcome outcome = put(Duration.ofSeconds(30));
+        assertEquals(Status.SUCCESS, outcome.status(), outcome.toString());
+        assertEquals(List.of("SELECT", "UPDATE", "SELECT", "SELECT", "UPDATE"), cassandra.verbs());
+        assertEquals(1, pauses.size(), pauses.toString());
+        assertTrue(pauses.get(0).compareTo(Duration.ofMillis(2)) <= 0, pauses.toString());
+    }
+
+    @Test
+    void lightweightTransaction_afterAPlainWriteStampedAhead_waitsUntilItsBallotIsLater() throws Exception {
+        long plainWriteTime = micros(clock.instant()) + micros(SKEW); // a plain write of this instant
+        cassandra.then(call -> rows(row(micros(clock.instant()), null, plainWriteTime)))
+                 .then(call -> applied());
+        Outcome outcome = put(Duration.ofSeconds(30));
+        assertEquals(Status.SUCCESS, outcome.status(), outcome.toString());
+        assertEquals(List.of(SKEW.multipliedBy(2).plusNanos(1_000)), pauses);
+        assertEquals(List.of("SELECT", "UPDATE"), cassandra.verbs());
+    }
+
+    @Test
+    void lightweightTransaction_afterAnOldPlainWrite_goesAtOnce() throws Exception {
+        long plainWriteTime = micros(clock.instant()) - micros(SKEW) - 1;
+        cassandra.then(call -> rows(row(1, null, plainWriteTime))).then(call -> applied());
+        assertEquals(Status.SUCCESS, put(Duration.ofSeconds(30)).status());
+        assertEquals(List.of(), pauses);
+    }
+
+    @Test
+    void plainWrite_withUnknownResult_isSentAgainUnchanged() throws Exception {
+        cassandra.then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 1, 2,
+                                                                WriteType.SIMPLE)))
+                 .then(call -> applied());
+        Outcome outcome = writer.writePlain(ID, OperationOptions.until(clock.instant().plusSeconds(30)),
+                                            "put of '" + ID + "'", io.sluice.content.WriteRules.putWithoutRead(DOCUMENT, OperationOptions.until(clock.instant())))
+                                .get(1, TimeUnit.MINUTES);
+        assertEquals(Status.SUCCESS, outcome.status(), outcome.toString());
+        assertEquals(List.of("UPDATE", "UPDATE"), cassandra.verbs());
+        assertEquals(List.of(cassandra.calls.get(0).values()), List.of(cassandra.calls.get(1).values()));
+        assertEquals(micros(clock.instant().minus(Duration.ofMillis(250))) + micros(SKEW),
+                     (long) cassandra.calls.get(0).values()[0]);
+    }
+
+    @Test
+    void plainWrite_whoseDeadlinePassesWhileItsResultIsUnknown_isTimeout() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            cassandra.then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 1, 2,
+                                                                    WriteType.SIMPLE)));
+        }
+        Outcome outcome = writer.writePlain(ID, OperationOptions.until(clock.instant().plusMillis(1000)),
+                                            "put of '" + ID + "'", io.sluice.content.WriteRules.putWithoutRead(DOCUMENT, OperationOptions.until(clock.instant())))
+                                .get(1, TimeUnit.MINUTES);
+        assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
+        assertEquals(3, cassandra.verbs().size());
+    }
+
+    private static long micros(Instant instant) {
+        return io.sluice.content.Timestamps.nowMicros(java.time.Clock.fixed(instant, java.time.ZoneOffset.UTC));
+    }
+
+    private static long micros(Duration duration) {
+        return io.sluice.content.Timestamps.micros(duration);
+    }
+
     /** The first read finds no row; the write's result is unknown (a CAS write timeout). */
     private void scriptNewDocumentWhoseWriteTimesOut() {
-        cassandra.then(call -> rows(null))
+        cassandra.then(call -> rows((Row) null))
                  .then(call -> failed(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2,
                                                                 WriteType.CAS)));
     }
@@ -141,13 +229,26 @@ class ConditionalWriterTest {
 
     /** A result of one row written by {@code attempt}, or of no row if it is null. */
     private static CompletionStage<AsyncResultSet> rows(UUID attempt) {
-        Row row = attempt == null ? null : proxy(Row.class, (method, args) -> switch (method) {
-            case "getLong" -> 1L;
+        return rows(attempt == null ? null : row(1, attempt, 1));
+    }
+
+    /** A live document's row of version {@code timestamp}, written by {@code attempt} (null: a plain write). */
+    private static Row row(long timestamp, UUID attempt, long writeTime) {
+        return proxy(Row.class, (method, args) -> switch (method) {
+            case "getLong" -> (int) args[0] == 4 ? writeTime : timestamp;
             case "getBoolean" -> false;
             case "getByteBuffer" -> ByteBuffer.wrap(BODY);
             case "getUuid" -> attempt;
             default -> throw new UnsupportedOperationException(method);
         });
+    }
+
+    /** The answer of an applied write. */
+    private static CompletionStage<AsyncResultSet> applied() {
+        return rows((Row) null);
+    }
+
+    private static CompletionStage<AsyncResultSet> rows(Row row) {
         return CompletableFuture.completedFuture(proxy(AsyncResultSet.class, (method, args) -> switch (method) {
             case "one" -> row;
             case "wasApplied" -> true;
@@ -177,7 +278,7 @@ class ConditionalWriterTest {
         private record Call(String cql, Object[] values) { }
 
         private final Deque<Function<Call, CompletionStage<AsyncResultSet>>> script = new ArrayDeque<>();
-        private final List<Call> calls = new ArrayList<>();
+        final List<Call> calls = new ArrayList<>();
         private final CqlSession session = proxy(CqlSession.class, (method, args) -> switch (method) {
             case "execute" -> proxy(ResultSet.class, (name, none) -> null); // schema statements: no rows
             case "prepare" -> prepared((String) args[0]);

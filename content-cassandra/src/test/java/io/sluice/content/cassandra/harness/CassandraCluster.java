@@ -21,15 +21,19 @@ public final class CassandraCluster implements AutoCloseable {
     /** How long a node may take to start on a busy two-core machine. */
     public static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static final int MAX_NODES = 8;
+    /** Cassandra's own default; {@code -Dsluice.cassandra.paxos-variant=v2} runs every test cluster on Paxos v2. */
+    public static final String DEFAULT_PAXOS_VARIANT = System.getProperty("sluice.cassandra.paxos-variant", "v1");
 
     private final String name;
     private final Path root;
     private final int storagePort;
     private final int nativePort;
+    private final String paxosVariant;
     private final List<CassandraNode> nodes = new ArrayList<>();
 
-    private CassandraCluster(String name, Path root, int storagePort, int nativePort) {
+    private CassandraCluster(String name, Path root, int storagePort, int nativePort, String paxosVariant) {
         this.name = name;
+        this.paxosVariant = paxosVariant;
         this.root = root;
         this.storagePort = storagePort;
         this.nativePort = nativePort;
@@ -40,7 +44,12 @@ public final class CassandraCluster implements AutoCloseable {
      * until all serve CQL.
      */
     public static CassandraCluster start(String name, int size) {
-        CassandraCluster cluster = create(name);
+        return start(name, size, DEFAULT_PAXOS_VARIANT);
+    }
+
+    /** Starts {@code size} nodes as {@link #start(String, int)} does, running Paxos {@code paxosVariant} (v1, v2). */
+    public static CassandraCluster start(String name, int size, String paxosVariant) {
+        CassandraCluster cluster = create(name, paxosVariant);
         try {
             for (int i = 0; i < size; i++) {
                 cluster.addNode().start(START_TIMEOUT);
@@ -52,8 +61,16 @@ public final class CassandraCluster implements AutoCloseable {
         }
     }
 
-    /** A cluster with no nodes yet, with fresh ports and directory {@code target/cassandra-nodes/<name>}. */
+    /**
+     * A cluster with no nodes yet, with fresh ports and directory {@code target/cassandra-nodes/<name>}, running
+     * Cassandra's default Paxos (v1) unless system property {@code sluice.cassandra.paxos-variant} says otherwise.
+     */
     public static CassandraCluster create(String name) {
+        return create(name, DEFAULT_PAXOS_VARIANT);
+    }
+
+    /** A cluster with no nodes yet, running Paxos {@code paxosVariant}. */
+    public static CassandraCluster create(String name, String paxosVariant) {
         List<String> addresses = new ArrayList<>();
         for (int i = 1; i <= MAX_NODES; i++) {
             addresses.add("127.0.0." + i);
@@ -61,7 +78,7 @@ public final class CassandraCluster implements AutoCloseable {
         int storage = freePort(addresses, 0);
         int cql = freePort(addresses, storage);
         return new CassandraCluster(name, CassandraLib.workRoot().resolve(name + "-" + ProcessHandle.current().pid()),
-                                    storage, cql);
+                                    storage, cql, paxosVariant);
     }
 
     /** Configures the next node (127.0.0.N) without starting it. */
@@ -73,7 +90,7 @@ public final class CassandraCluster implements AutoCloseable {
         String address = "127.0.0." + n;
         int jmx = freePort(List.of("127.0.0.1"), 0);
         CassandraNode node = new CassandraNode(name, address, root.resolve(address), "127.0.0.1:" + storagePort,
-                                               storagePort, nativePort, jmx);
+                                               storagePort, nativePort, jmx, paxosVariant);
         nodes.add(node);
         return node;
     }

@@ -80,10 +80,11 @@ public final class CassandraNode {
     private final int storagePort;
     private final int nativePort;
     private final int jmxPort;
+    private final String paxosVariant;
     private volatile Process process;
 
     CassandraNode(String clusterName, String address, Path directory, String seeds, int storagePort, int nativePort,
-                  int jmxPort) {
+                  int jmxPort, String paxosVariant) {
         this.clusterName = clusterName;
         this.address = address;
         this.directory = directory;
@@ -91,6 +92,7 @@ public final class CassandraNode {
         this.storagePort = storagePort;
         this.nativePort = nativePort;
         this.jmxPort = jmxPort;
+        this.paxosVariant = paxosVariant;
     }
 
     /** The CQL address of the node. */
@@ -350,7 +352,7 @@ public final class CassandraNode {
                 "native_transport_max_threads: 32",
                 "stream_throughput_outbound: 0MiB/s",
                 "entire_sstable_stream_throughput_outbound: 0MiB/s",
-                "paxos_variant: v2",
+                "paxos_variant: " + paxosVariant,
                 "");
     }
 

@@ -7,6 +7,7 @@ package io.sluice.content.cassandra.harness;
 public final class SharedNode {
 
     private static CassandraCluster cluster;
+    private static CassandraCluster paxosV2;
 
     private SharedNode() { }
 
@@ -18,11 +19,23 @@ public final class SharedNode {
         return cluster.node(1);
     }
 
+    /** A second shared node that runs Paxos v2 (Cassandra 4.1's faster lightweight transactions), started if need be. */
+    public static synchronized CassandraNode paxosV2() {
+        if (paxosV2 == null) {
+            paxosV2 = CassandraCluster.start("single-paxos-v2", 1, "v2");
+        }
+        return paxosV2.node(1);
+    }
+
     /** Kills the shared node, if it runs, to free the machine for bigger clusters; {@link #get} starts a new one. */
     public static synchronized void release() {
         if (cluster != null) {
             cluster.destroy();
             cluster = null;
+        }
+        if (paxosV2 != null) {
+            paxosV2.destroy();
+            paxosV2 = null;
         }
     }
 
