@@ -8,9 +8,10 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The prepared reads of one table that visits make. Their rows all have the same columns, in this order: the
- * partition's token, {@code sb}, {@code ok}, {@code id}, {@code ts}, {@code removed}, {@code body} (see
- * {@link #TOKEN} and the other column indexes).
+ * The prepared reads of one table that visits make. The rows of {@code scan} and {@code partition} have the same
+ * columns, in this order: {@code ok}, {@code id}, {@code ts}, {@code removed}, {@code body} (see {@link #OK} and the
+ * other column indexes), and nothing more, as every column costs Cassandra and the driver work on every row: the
+ * partition is {@code ok}'s top distribution bits, and a visit computes its token only where a batch ends.
  *
  * @param scan       the partitions with tokens in {@code (?, ?]}, in token order, each in clustering order
  * @param partition  the rows of partition {@code sb = ?} from {@code (ok, id) >= (?, ?)} up to order key {@code ?}
@@ -18,9 +19,9 @@ import java.util.Map;
  */
 record VisitStatements(PreparedStatement scan, PreparedStatement partition, PreparedStatement keysAt) {
 
-    static final int TOKEN = 0, SB = 1, OK = 2, ID = 3, TS = 4, REMOVED = 5, BODY = 6;
+    static final int OK = 0, ID = 1, TS = 2, REMOVED = 3, BODY = 4;
 
-    private static final String COLUMNS = "token(sb), sb, ok, id, ts, removed, body";
+    private static final String COLUMNS = "ok, id, ts, removed, body";
 
     /** Prepares the visit reads of every bucket space's table in {@code keyspace}. */
     static Map<BucketSpace, VisitStatements> prepare(CqlSession session, String keyspace) {
