@@ -22,6 +22,8 @@
 #   DISTRIBUTION_BITS                     the engine's distribution-bits (default: the engine's, 16)
 #   SETTLE_SECONDS=120                    before GETs and each visit, wait at most this long for the nodes to go idle
 #   CASSANDRA_NODE_OPTS="-XX:TieredStopAtLevel=4"   extra JVM options of every node (the harness runs C1 only)
+#   PROFILE                               if set, JFR recordings of the first server over the puts and the GETs:
+#                                         $PROFILE-put-<cluster>.jfr, $PROFILE-get-<cluster>.jfr
 #   PAXOS_VARIANT=v2                      the nodes' paxos_variant (v2 as in the earlier tables; Cassandra's default is v1)
 #   CLIENT_JAVA_OPTS                      JVM options of ./sluice feed
 #   SLUICE_PORT=38080 SLUICE2_PORT=38081  cleartext ports of the two servers
@@ -45,6 +47,7 @@ SETTLE_SECONDS="${SETTLE_SECONDS:-120}"
 CASSANDRA_NODE_OPTS="${CASSANDRA_NODE_OPTS:--XX:TieredStopAtLevel=4}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}"
 PAXOS_VARIANT="${PAXOS_VARIANT:-v2}"
+PROFILE="${PROFILE:-}"
 SLUICE_PORT="${SLUICE_PORT:-38080}"
 SLUICE2_PORT="${SLUICE2_PORT:-38081}"
 DOCUMENT_BYTES=1024
@@ -199,15 +202,26 @@ stat_value() {  # key file
   sed -nE "s/^ *\"$1\" : ([0-9.]+).*/\1/p" "$2" | head -n 1
 }
 
+# With PROFILE set, a JFR recording of server 1 from profile_begin to profile_end STEP: $PROFILE-STEP.jfr.
+profile_begin() {
+  [[ -z "$PROFILE" ]] || jcmd "$sluice1_pid" JFR.start name=step settings=profile >/dev/null
+}
+profile_end() {  # step
+  local step="${1//[^a-zA-Z0-9-]/_}"
+  [[ -z "$PROFILE" ]] || jcmd "$sluice1_pid" JFR.stop name=step filename="$PROFILE-$step.jfr" >/dev/null
+}
+
 # Feeds every document through server 1 with ./sluice feed (8 HTTP/2 connections, its own throttling).
 measure_put() {  # cluster-label
   local ok errors seconds rate
   step_begin
+  profile_begin
   # shellcheck disable=SC2086 # CLIENT_JAVA_OPTS is a list of options
   if ! timeout "$FEED_SECONDS" java $CLIENT_JAVA_OPTS -jar "$bench_cli_jar" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
          --file "$bench_work/feed.jsonl" --benchmark --silent > "$bench_work/stats.json" 2> "$bench_work/feed.err"; then
     tail -n 20 "$bench_work/feed.err" >&2
   fi
+  profile_end "put-$1"
   step_end
   ok="$(stat_value feeder.ok.count "$bench_work/stats.json")"
   errors="$(stat_value feeder.error.count "$bench_work/stats.json")"
@@ -233,7 +247,9 @@ measure_get() {  # cluster-label
   local h2load_pid=$!
   sleep "$WARMUP"
   step_begin
+  profile_begin
   wait "$h2load_pid" || true
+  profile_end "get-$1"
   step_end
   out="$(cat "$bench_work/h2load.out")"
   read -r ok other <<<"$(awk '/^status codes:/ { ok = $3; other = $5 + $7 + $9 } END { print ok + 0, other + 0 }' <<<"$out")"

@@ -144,8 +144,10 @@ public final class CassandraContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions op) {
         Objects.requireNonNull(fields, "fields");
         String what = "get of '" + id + "'";
-        return submit(id, op, what, () -> writer.read(id, op, options.consistency()).thenApplyAsync(
-                current -> WriteRules.get(id, codec.version(id, current), fields, op, clock), executor));
+        // Answered on the driver's thread that completes the read: deciding takes microseconds, and a hop to the
+        // backend's threads cost more than that in wake-ups.
+        return submit(id, op, what, () -> writer.read(id, op, options.consistency()).thenApply(
+                current -> WriteRules.get(id, codec.version(id, current), fields, op, clock)));
     }
 
     @Override
