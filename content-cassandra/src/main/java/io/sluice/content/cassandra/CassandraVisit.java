@@ -141,7 +141,11 @@ final class CassandraVisit extends PulledVisit {
         return next.thenAccept(planned -> reads = planned);
     }
 
-    /** The reads of a full scan from {@link #position}: see the class documentation. */
+    /**
+     * The reads of a full scan from {@link #position}: see the class documentation. The rest of the position's
+     * partition is requested together with the lookup of partitions sharing its token, so resuming costs one round
+     * trip before the first rows.
+     */
     private CompletableFuture<Iterator<RowPages>> scanReads() {
         if (position == null) {
             return CompletableFuture.completedFuture(List.of(scan(range.start())).iterator());
@@ -149,12 +153,15 @@ final class CassandraVisit extends PulledVisit {
         DocumentKey from = position;
         int sb = superbucket(from.orderKey());
         long token = tokens.of(sb);
+        RowPages rest = partition(sb, from, partitionLast(sb));
+        CompletableFuture<Void> restStarted = rest.nextPage();
         queries.incrementAndGet();
         BoundStatement keys = configure(statements.keysAt().bind(token, token)).setPageSize(1000);
-        return session.executeAsync(keys).toCompletableFuture().thenApply(sharing -> {
+        CompletableFuture<AsyncResultSet> sharing = session.executeAsync(keys).toCompletableFuture();
+        return restStarted.thenCombine(sharing, (started, atToken) -> {
             List<RowPages> reads = new ArrayList<>();
-            reads.add(partition(sb, from, partitionLast(sb)));
-            for (int other : after(sb, sharing)) {
+            reads.add(rest);
+            for (int other : after(sb, atToken)) {
                 reads.add(partition(other, DocumentKey.bucketStart(partitionFirst(other)), partitionLast(other)));
             }
             if (token < range.end()) {
