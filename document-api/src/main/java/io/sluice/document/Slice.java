@@ -8,6 +8,11 @@ package io.sluice.document;
  * id, so it is stable across pages; every document is in exactly one slice, so the slices are disjoint and together
  * cover everything. Whole superbuckets fall in one slice.
  *
+ * <p>That is the split of the engines that walk superbuckets in visiting order. An engine may split otherwise, as
+ * long as the slices of any {@code slices} are disjoint, cover everything, and depend on nothing but the id and the
+ * store's settings: an engine that keeps superbuckets as partitions of a hash-partitioned store may give each slice an
+ * equal range of the hash ring, so whole superbuckets still fall in one slice.
+ *
  * @param slices number of slices, at least 1
  * @param sliceId this slice, in {@code [0, slices)}
  */

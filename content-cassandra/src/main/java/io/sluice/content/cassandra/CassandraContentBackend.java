@@ -20,6 +20,7 @@ import io.sluice.content.WriteRules;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -62,6 +63,7 @@ public final class CassandraContentBackend implements ContentBackend {
     private final OperationSequencer sequencer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ConditionalWriter writer;
+    private final Map<BucketSpace, VisitStatements> visitStatements;
 
     private record ChainKey(BucketSpace space, DocumentId id) { }
 
@@ -83,6 +85,7 @@ public final class CassandraContentBackend implements ContentBackend {
         }
         this.writer = new ConditionalWriter(session, schema, options, codec, clock, writeClock, executor,
                                             Pauses.on(executor));
+        this.visitStatements = VisitStatements.prepare(session, options.keyspace());
         this.sequencer = new OperationSequencer("Cassandra", clock, options.maxPendingOperations(), closed::get,
                                                 (what, failure) -> Failures.outcome(Failures.unwrap(failure), what));
     }
@@ -171,15 +174,15 @@ public final class CassandraContentBackend implements ContentBackend {
     }
 
     /**
-     * {@inheritDoc} A visit without explicit buckets reads its slice's superbuckets, which are partitions, in visiting
-     * order, so N slices read N disjoint shares of the data in parallel; one with explicit buckets reads just their
-     * partitions.
+     * {@inheritDoc} A visit without explicit buckets scans its slice's range of the token ring, so N slices read N
+     * disjoint shares of the data in parallel, partitions in token order; one with explicit buckets reads just their
+     * clustering ranges, in visiting order.
      */
     @Override
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, options.distributionBits());
-        return new CassandraVisit(session, schema.of(spec.bucketSpace()), plan, spec, options, codec, clock,
-                                  executor, closed::get);
+        return new CassandraVisit(session, visitStatements.get(spec.bucketSpace()), PartitionTokens.of(session), plan,
+                                  spec, options, codec, clock, executor, closed::get);
     }
 
     /** Admission, per-id ordering and failure mapping around {@code operation}. */

@@ -34,19 +34,22 @@ import java.util.TreeSet;
  * @param writeMode           how puts and removes without a condition are written (see {@link WriteMode})
  * @param maxClockSkew        the largest difference between this container's clock and any Cassandra node's that
  *                            timestamped writes tolerate; checked when the backend opens
+ * @param visitConsistency    consistency of the reads of visits: with {@code consistency} for writes, a level that
+ *                            overlaps their replicas (as LOCAL_QUORUM does LOCAL_QUORUM's) keeps every acknowledged
+ *                            write in a visit that starts after it
  */
 public record CassandraOptions(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace,
                                int replicationFactor, String replicationStrategy, ConsistencyLevel consistency,
                                ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
                                Duration tombstoneRetention, int maxPendingOperations, boolean createSchema,
-                               WriteMode writeMode, Duration maxClockSkew) {
+                               WriteMode writeMode, Duration maxClockSkew, ConsistencyLevel visitConsistency) {
 
     /** The option names {@link #fromEngineOptions} understands. */
     public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
                                                    "replication-factor", "replication-strategy", "consistency",
                                                    "serial-consistency", "request-timeout", "distribution-bits",
                                                    "tombstone-retention", "max-pending", "create-schema",
-                                                   "write-mode", "max-clock-skew");
+                                                   "write-mode", "max-clock-skew", "visit-consistency");
     private static final int DEFAULT_PORT = 9042;
     private static final Duration MAX_MAX_CLOCK_SKEW = Duration.ofSeconds(10);
 
@@ -100,6 +103,11 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         if (consistency.isSerial()) {
             throw new InvalidCassandraOptionException("consistency must not be serial, but was " + consistency.name());
         }
+        Objects.requireNonNull(visitConsistency, "visitConsistency");
+        if (visitConsistency.isSerial()) {
+            throw new InvalidCassandraOptionException("visit-consistency must not be serial, but was "
+                                                      + visitConsistency.name());
+        }
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new InvalidCassandraOptionException("request-timeout must be positive, but was " + requestTimeout);
         }
@@ -127,19 +135,20 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
      * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations,
-     * timestamped plain writes tolerating 50 ms of clock skew.
+     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
                                     keyspaceFor(clusterId), redundancy, "NetworkTopologyStrategy",
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
                                     Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
-                                    WriteMode.TIMESTAMPED, Duration.ofMillis(50));
+                                    WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM);
     }
 
     /**
      * Reads the engine options of a {@code <content id=clusterId>} cluster with {@code <min-redundancy>} {@code
-     * redundancy} (see the module README for each option); unset options keep their {@link #defaults}.
+     * redundancy} (see the module README for each option); unset options keep their {@link #defaults}, but for
+     * {@code visit-consistency}, which is {@code consistency} unless set.
      *
      * @throws InvalidCassandraOptionException naming the option if one is unknown or has a bad value
      */
@@ -152,6 +161,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                       + String.join(", ", new TreeSet<>(NAMES)));
         }
         CassandraOptions o = defaults(clusterId, redundancy);
+        ConsistencyLevel consistency = options.containsKey("consistency") ? consistency(options, "consistency")
+                                                                          : o.consistency;
         return new CassandraOptions(
                 options.containsKey("contact-points") ? contactPoints(options.get("contact-points"))
                                                       : o.contactPoints,
@@ -160,7 +171,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                 options.containsKey("replication-factor") ? integer(options, "replication-factor")
                                                           : o.replicationFactor,
                 options.getOrDefault("replication-strategy", o.replicationStrategy),
-                options.containsKey("consistency") ? consistency(options, "consistency") : o.consistency,
+                consistency,
                 options.containsKey("serial-consistency") ? consistency(options, "serial-consistency")
                                                           : o.serialConsistency,
                 options.containsKey("request-timeout") ? seconds(options, "request-timeout") : o.requestTimeout,
@@ -171,7 +182,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                 options.containsKey("max-pending") ? integer(options, "max-pending") : o.maxPendingOperations,
                 options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema,
                 options.containsKey("write-mode") ? writeMode(options.get("write-mode")) : o.writeMode,
-                options.containsKey("max-clock-skew") ? seconds(options, "max-clock-skew") : o.maxClockSkew);
+                options.containsKey("max-clock-skew") ? seconds(options, "max-clock-skew") : o.maxClockSkew,
+                options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency);
     }
 
     /** {@code sluice_} and the cluster id, lower-cased, with characters Cassandra does not allow made underscores. */
@@ -269,56 +281,64 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
     public CassandraOptions withContactPoints(List<InetSocketAddress> points) {
         return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another keyspace. */
     public CassandraOptions withKeyspace(String keyspace) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another replication factor. */
     public CassandraOptions withReplicationFactor(int factor) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another request timeout. */
     public CassandraOptions withRequestTimeout(Duration timeout) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, timeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another number of distribution bits. */
     public CassandraOptions withDistributionBits(int bits) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, bits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another limit on pending operations. */
     public CassandraOptions withMaxPendingOperations(int max) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, max, createSchema, writeMode, maxClockSkew);
+                                    tombstoneRetention, max, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another write mode. */
     public CassandraOptions withWriteMode(WriteMode mode) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, mode, maxClockSkew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, mode, maxClockSkew,
+                                    visitConsistency);
     }
 
     /** These options with another tolerated clock skew. */
     public CassandraOptions withMaxClockSkew(Duration skew) {
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
-                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, skew);
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, skew,
+                                    visitConsistency);
     }
 
 }

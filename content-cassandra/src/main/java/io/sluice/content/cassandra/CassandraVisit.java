@@ -4,244 +4,287 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.sluice.document.DocumentId;
-import io.sluice.document.DocumentType;
 import io.sluice.content.DocumentKey;
+import io.sluice.content.InvalidProgressTokenException;
 import io.sluice.content.KeyRange;
+import io.sluice.content.ProgressToken;
 import io.sluice.content.PulledVisit;
 import io.sluice.content.VisitBatch;
 import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
+import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentType;
 
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import static io.sluice.content.cassandra.VisitStatements.BODY;
+import static io.sluice.content.cassandra.VisitStatements.ID;
+import static io.sluice.content.cassandra.VisitStatements.OK;
+import static io.sluice.content.cassandra.VisitStatements.REMOVED;
+import static io.sluice.content.cassandra.VisitStatements.TS;
+
 /**
- * A visit of one table, pulled a batch at a time; each batch is at most a few bounded queries. Entries come in
- * visiting order ({@link DocumentKey}), and positions are plain visiting-order keys as {@link VisitPlan} defines them.
+ * A visit of one table, pulled a batch at a time from paged reads whose next page is always on its way.
  *
- * <p><b>Without explicit buckets</b> the visit walks its slice's superbuckets (cursor {@code c} with
- * {@code c mod slices == sliceId}), which are exactly the table's partitions, so a slice reads only its share of the
- * data. To skip empty superbuckets cheaply it reads a window of the slice's next partitions in one query
- * ({@code sb IN ? PER PARTITION LIMIT ?}, which costs a bloom-filter probe per empty one) and orders the rows by
- * cursor itself; the window widens while it finds nothing and narrows when it finds data. When a window finds nothing,
- * the visit also lists the table's non-empty partitions once ({@code SELECT DISTINCT sb ... LIMIT}, a cheap scan of
- * partition keys); if there are few, it reads only those. A partition cut short by the per-partition limit, or a
- * position inside a partition, is read on with a clustering-range query.
+ * <p><b>Without explicit buckets</b> the visit scans its slice's {@linkplain TokenRange token range} with one paged
+ * query ({@code token(sb) > ? AND token(sb) <= ?}), so it reads only the partitions that exist, each once, from a
+ * replica that owns it. Entries then come in token order of their partitions and, within a partition, in visiting
+ * order ({@link DocumentKey}); buckets never span partitions, so every bucket's entries are contiguous and in order.
+ * A position is the key of the next row to read, or the key just after the last row read: all partitions with a
+ * smaller token, and the rows of its own partition ({@code sb}, the top distribution bits of its order key) before it,
+ * are done. A visit resumed there reads the rest of that partition with a clustering-range query, then the partitions
+ * that share its token and sort after it (Cassandra orders those by key; 64-bit Murmur3 tokens of at most 2^32 keys
+ * practically never collide, but one query for the partitions at exactly that token makes the resumed visit exact
+ * anyway), then scans on from the token after it.
  *
- * <p><b>With explicit buckets</b> (from the selection) the visit reads just their key ranges in their partitions.
+ * <p><b>With explicit buckets</b> (from the selection) the visit reads just their key ranges in their partitions, in
+ * visiting order, and positions and progress are {@link VisitPlan}'s.
  */
 final class CassandraVisit extends PulledVisit {
 
-    /** Queries one {@link #next} makes at most before returning what it has, so sparse matches cannot hog it. */
-    static final int MAX_QUERIES_PER_BATCH = 8;
-    private static final int MAX_ROWS_PER_QUERY = 1000;
-    private static final int MIN_WINDOW = 4;
-    /** At most 100 partitions per IN: ScyllaDB's default max_partition_key_restrictions_per_query. */
-    private static final int MAX_WINDOW = 100;
-    private static final int MAX_WINDOW_ROWS = 4096;
-    /** Up to this many non-empty partitions, a sparse table's partitions are listed instead of probed. */
-    static final int SPARSE_PARTITIONS = 4096;
+    /** Pages one {@link #next} waits for at most before returning what it has, so sparse matches cannot hog it. */
+    static final int MAX_PAGES_PER_BATCH = 8;
+    /** About the bytes of one page: two are in memory at a time (the one in hand and the next). */
+    private static final long PAGE_BYTES = 1 << 20;
+    private static final int FIRST_PAGE_ROWS = 100;
+    private static final int MIN_PAGE_ROWS = 16;
+    private static final int MAX_PAGE_ROWS = 5000;
 
     private final CqlSession session;
-    private final Schema.Statements statements;
+    private final VisitStatements statements;
     private final VisitPlan plan;
     private final CassandraOptions options;
     private final DocumentCodec codec;
     private final Executor executor;
+    private final PartitionTokens tokens;
+    private final TokenRange range; // null with explicit buckets
     private final int shift;
-    private volatile DocumentKey position; // null once finished
-    private volatile int window = 64;
-    private volatile boolean listed;
-    private volatile long[] nonEmpty; // this slice's non-empty partitions, ascending, if the table is sparse
-    private volatile long rowBytes;   // a moving average of the bodies read, to size reads by bytes; 0 before any
+    private final AtomicInteger queries = new AtomicInteger();
 
-    CassandraVisit(CqlSession session, Schema.Statements statements, VisitPlan plan, VisitSpec spec,
-                   CassandraOptions options, DocumentCodec codec, Clock clock, Executor executor,
+    // Read and written by one read at a time, in the order the futures give them.
+    private DocumentKey position;     // where the last batch ended, or the start; null only at a token range's start
+    private boolean finished;
+    private Iterator<RowPages> reads; // what is still to read, from position on; null when it must be set up again
+    private RowPages current;
+    private boolean hasLast;          // whether a row was read since position, and which
+    private long lastOrderKey;
+    private String lastId;
+    private long boundaryKey;         // the order key of the row read last, or of position: a new one starts a bucket
+    private boolean boundaryKnown;
+    private volatile long rowBytes;   // a moving average of the bodies read, to size pages (read where pages are sent)
+
+    /**
+     * @throws InvalidProgressTokenException if the spec resumes a full scan at a position outside its slice's range
+     */
+    CassandraVisit(CqlSession session, VisitStatements statements, PartitionTokens tokens, VisitPlan plan,
+                   VisitSpec spec, CassandraOptions options, DocumentCodec codec, Clock clock, Executor executor,
                    BooleanSupplier backendClosed) {
         super("Cassandra", spec, clock, backendClosed);
         this.session = session;
         this.statements = statements;
+        this.tokens = tokens;
         this.plan = plan;
         this.options = options;
         this.codec = codec;
         this.executor = executor;
         this.shift = 64 - options.distributionBits();
-        this.position = plan.start();
+        this.range = plan.hasExplicitBuckets() ? null : TokenRange.of(spec.slice());
+        this.position = range == null ? plan.start() : spec.progress().map(ProgressToken::position).orElse(null);
+        if (range != null && position != null && !range.contains(tokens.of(superbucket(position.orderKey())))) {
+            throw new InvalidProgressTokenException("Continuation token position " + position + " is not in slice "
+                                                    + spec.slice().sliceId() + " of " + spec.slice().slices()
+                                                    + ", token range " + range);
+        }
+    }
+
+    /** Requests this visit has sent to Cassandra so far (queries, and pages of them). */
+    int queries() {
+        return queries.get();
     }
 
     @Override
     protected CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes) {
-        return step(new Taken(maxEntries, maxBytes), position, 0).handle((batch, failure) -> {
+        Taken out = new Taken(maxEntries, maxBytes);
+        if (finished) {
+            return CompletableFuture.completedFuture(finish(out));
+        }
+        CompletableFuture<Void> ready = reads == null ? setUp() : CompletableFuture.completedFuture(null);
+        return ready.thenCompose(ignored -> drain(out, 0)).handle((batch, failure) -> {
             if (failure != null) {
+                reads = null; // the next read starts again where the last batch ended
                 throw Failures.visitFailure(failure, "a visit of bucket space '" + spec.bucketSpace().wireName() + "'");
             }
             return batch;
         });
     }
 
-    private CompletableFuture<VisitBatch> step(Taken out, DocumentKey at, int queries) {
-        if (isCancelled()) {
-            return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
-        }
-        Optional<KeyRange> unit = at == null ? Optional.empty() : plan.unitAt(at);
-        if (unit.isEmpty()) {
-            return CompletableFuture.completedFuture(batch(out, null));
-        }
-        if (queries >= MAX_QUERIES_PER_BATCH) {
-            return CompletableFuture.completedFuture(batch(out, at));
-        }
-        int limit = (int) Math.min(Math.min(MAX_ROWS_PER_QUERY, rowsFor(out)),
-                                   (long) (out.maxEntries - out.entries.size() + 1) << queries);
-        KeyRange range = unit.get();
-        DocumentKey from = at.compareTo(range.start()) < 0 ? range.start() : at;
-        if (plan.hasExplicitBuckets() || !from.equals(range.start())) {
-            return readPartition(out, from, range, limit, queries);
-        }
-        return readWindow(out, range.first() >>> shift, limit, queries);
-    }
-
-    /** Reads on in the partition of {@code from}, up to the end of {@code range} or of the partition. */
-    private CompletableFuture<VisitBatch> readPartition(Taken out, DocumentKey from,
-                                                       KeyRange range, int limit, int queries) {
-        int sb = cursor(from.orderKey());
-        long upper = Long.compareUnsigned(range.last(), partitionLast(sb)) < 0 ? range.last() : partitionLast(sb);
-        DocumentKey afterPartition = upper == -1L ? null : DocumentKey.bucketStart(upper + 1);
-        BoundStatement statement = statements.readPartition().bind(sb, from.orderKey(), from.id(), upper, limit);
-        return execute(statement, limit).thenComposeAsync(rows -> {
-            Optional<DocumentKey> stop = take(rows, out);
-            if (stop.isPresent()) {
-                return CompletableFuture.completedFuture(batch(out, stop.get()));
-            }
-            DocumentKey next = rows.size() < limit ? afterPartition : after(rows.get(rows.size() - 1));
-            return proceed(out, next, queries);
-        }, executor);
+    /** Sets up the reads of everything from {@link #position} on. */
+    private CompletableFuture<Void> setUp() {
+        current = null;
+        hasLast = false;
+        boundaryKnown = position != null && !position.isBucketStart();
+        boundaryKey = boundaryKnown ? position.orderKey() : 0;
+        CompletableFuture<Iterator<RowPages>> next = range == null ? CompletableFuture.completedFuture(bucketReads())
+                                                                   : scanReads();
+        return next.thenAccept(planned -> reads = planned);
     }
 
     /**
-     * Reads whole partitions: the slice's next {@link #window} superbuckets from cursor {@code first}, at most
-     * {@code limit} rows of each (fewer in wide windows, so one query stays bounded).
+     * The reads of a full scan from {@link #position}: see the class documentation. The rest of the position's
+     * partition is requested together with the lookup of partitions sharing its token, so resuming costs one round
+     * trip before the first rows.
      */
-    private CompletableFuture<VisitBatch> readWindow(Taken out, long first, int limit,
-                                                     int queries) {
-        int byBytes = rowsFor(out);
-        List<Integer> cursors = cursors(first, Math.min(window, byBytes));
-        if (cursors.isEmpty()) {
-            return CompletableFuture.completedFuture(batch(out, null));
+    private CompletableFuture<Iterator<RowPages>> scanReads() {
+        if (position == null) {
+            return CompletableFuture.completedFuture(List.of(scan(range.start())).iterator());
         }
-        long count = 1L << options.distributionBits();
-        long last = Integer.toUnsignedLong(cursors.get(cursors.size() - 1));
-        DocumentKey afterWindow = last + 1 >= count ? null : DocumentKey.bucketStart((last + 1) << shift);
-        int perPartition = Math.max(1, Math.min(limit, Math.min(MAX_WINDOW_ROWS, byBytes) / cursors.size()));
-        BoundStatement statement = statements.readPartitions().bind(cursors, perPartition);
-        return execute(statement, MAX_WINDOW_ROWS).thenComposeAsync(rows -> {
-            window = rows.isEmpty() ? Math.min(MAX_WINDOW, window * 4) : Math.max(MIN_WINDOW, window / 2);
-            if (rows.isEmpty() && !listed) {
-                return listPartitions().thenCompose(ignored -> proceed(out, afterWindow, queries));
+        DocumentKey from = position;
+        int sb = superbucket(from.orderKey());
+        long token = tokens.of(sb);
+        RowPages rest = partition(sb, from, partitionLast(sb));
+        CompletableFuture<Void> restStarted = rest.nextPage();
+        queries.incrementAndGet();
+        BoundStatement keys = configure(statements.keysAt().bind(token, token)).setPageSize(1000);
+        CompletableFuture<AsyncResultSet> sharing = session.executeAsync(keys).toCompletableFuture();
+        return restStarted.thenCombine(sharing, (started, atToken) -> {
+            List<RowPages> reads = new ArrayList<>();
+            reads.add(rest);
+            for (int other : after(sb, atToken)) {
+                reads.add(partition(other, DocumentKey.bucketStart(partitionFirst(other)), partitionLast(other)));
             }
-            Map<Integer, List<Row>> byPartition = new HashMap<>();
-            for (Row row : rows) {
-                byPartition.computeIfAbsent(row.getInt(0), sb -> new ArrayList<>()).add(row);
+            if (token < range.end()) {
+                reads.add(scan(token));
             }
-            for (int sb : cursors) {
-                List<Row> partition = byPartition.getOrDefault(sb, List.of());
-                Optional<DocumentKey> stop = take(partition, out);
-                if (stop.isPresent()) {
-                    return CompletableFuture.completedFuture(batch(out, stop.get()));
-                }
-                if (partition.size() >= perPartition) { // cut short by the per-partition limit: read on after its last
-                    return proceed(out, after(partition.get(partition.size() - 1)), queries);
-                }
-                long end = partitionLast(sb);
-                DocumentKey afterPartition = end == -1L ? null : DocumentKey.bucketStart(end + 1);
-                if (out.full()) {
-                    return CompletableFuture.completedFuture(batch(out, afterPartition));
-                }
-            }
-            return proceed(out, afterWindow, queries);
-        }, executor);
-    }
-
-    /** The slice's next {@code window} partitions from cursor {@code first}: all of them, or the non-empty ones. */
-    private List<Integer> cursors(long first, int window) {
-        List<Integer> cursors = new ArrayList<>();
-        long[] known = nonEmpty;
-        if (known != null) {
-            int index = Arrays.binarySearch(known, first);
-            for (int i = index < 0 ? -index - 1 : index; i < known.length && cursors.size() < window; i++) {
-                cursors.add((int) known[i]);
-            }
-            return cursors;
-        }
-        long count = 1L << options.distributionBits();
-        for (long c = first; c < count && cursors.size() < window; c += spec.slice().slices()) {
-            cursors.add((int) c);
-        }
-        return cursors;
-    }
-
-    /** Lists the table's non-empty partitions; if they are few, later windows read only this slice's of them. */
-    private CompletableFuture<Void> listPartitions() {
-        listed = true;
-        BoundStatement statement = statements.readPartitionKeys().bind(SPARSE_PARTITIONS + 1);
-        return execute(statement, SPARSE_PARTITIONS + 1).thenAccept(rows -> {
-            if (rows.size() > SPARSE_PARTITIONS) {
-                return;
-            }
-            int slices = spec.slice().slices();
-            nonEmpty = rows.stream().mapToLong(row -> Integer.toUnsignedLong(row.getInt(0)))
-                           .filter(c -> c % slices == spec.slice().sliceId()).sorted().toArray();
+            return reads.iterator();
         });
     }
 
-    private CompletableFuture<VisitBatch> proceed(Taken out, DocumentKey next,
-                                                  int queries) {
-        if (out.full()) {
-            return CompletableFuture.completedFuture(batch(out, next));
+    /** The partitions in {@code sharing} that Cassandra orders after {@code sb}: by key bytes, i.e. unsigned. */
+    private static List<Integer> after(int sb, AsyncResultSet sharing) {
+        List<Integer> after = new ArrayList<>();
+        for (Row row : sharing.currentPage()) {
+            if (Integer.compareUnsigned(row.getInt(0), sb) > 0) {
+                after.add(row.getInt(0));
+            }
         }
-        return step(out, next, queries + 1);
+        after.sort(Integer::compareUnsigned);
+        return after;
     }
 
-    /** Runs a read and collects all its rows, in order; its limits keep them to about {@code pageSize}. */
-    private CompletableFuture<List<Row>> execute(BoundStatement statement, int pageSize) {
-        BoundStatement read = statement.setPageSize(pageSize + 1)
-                                       .setConsistencyLevel(options.consistency())
-                                       .setIdempotent(true);
-        return session.executeAsync(read).toCompletableFuture().thenCompose(this::allRows);
+    /** The reads of explicit buckets from {@link #position}: one per partition a bucket range touches, lazily. */
+    private Iterator<RowPages> bucketReads() {
+        return new Iterator<>() {
+            private DocumentKey at = position; // null past the last order key
+
+            @Override
+            public boolean hasNext() {
+                return at != null && plan.unitAt(at).isPresent();
+            }
+
+            @Override
+            public RowPages next() {
+                KeyRange unit = plan.unitAt(at).orElseThrow(NoSuchElementException::new);
+                DocumentKey from = at.compareTo(unit.start()) < 0 ? unit.start() : at;
+                int sb = superbucket(from.orderKey());
+                long last = partitionLast(sb);
+                long upper = Long.compareUnsigned(unit.last(), last) < 0 ? unit.last() : last;
+                at = upper == -1L ? null : DocumentKey.bucketStart(upper + 1);
+                return partition(sb, from, upper);
+            }
+        };
     }
 
-    private CompletableFuture<List<Row>> allRows(AsyncResultSet result) {
-        List<Row> rows = new ArrayList<>();
-        result.currentPage().forEach(rows::add);
-        if (!result.hasMorePages()) {
-            return CompletableFuture.completedFuture(rows);
-        }
-        return result.fetchNextPage().toCompletableFuture().thenCompose(this::allRows).thenApply(more -> {
-            rows.addAll(more);
-            return rows;
-        });
+    /** A scan of the partitions with tokens in {@code (after, range.end()]}, sent to a replica of its first token. */
+    private RowPages scan(long after) {
+        BoundStatement statement = configure(statements.scan().bind(after, range.end()))
+                .setRoutingToken(tokens.routing(after + 1));
+        return new RowPages(session, statement, this::pageRows, queries::incrementAndGet);
     }
 
-    /**
-     * About how many rows fit in what {@code out} may still take, from the bodies read so far: the driver fetches whole
-     * rows, so reads of large documents ask for few. Unbounded before any body was read.
-     */
-    private int rowsFor(Taken out) {
+    /** A read of partition {@code sb} from {@code from} up to order key {@code upper}. */
+    private RowPages partition(int sb, DocumentKey from, long upper) {
+        BoundStatement statement = configure(statements.partition().bind(sb, from.orderKey(), from.id(), upper));
+        return new RowPages(session, statement, this::pageRows, queries::incrementAndGet);
+    }
+
+    private BoundStatement configure(BoundStatement statement) {
+        return statement.setConsistencyLevel(options.visitConsistency()).setIdempotent(true);
+    }
+
+    /** Rows to ask for in a page: about {@link #PAGE_BYTES} of the bodies seen so far. */
+    private int pageRows() {
         long perRow = rowBytes;
         if (perRow == 0) {
-            return Integer.MAX_VALUE;
+            return FIRST_PAGE_ROWS;
         }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, (out.maxBytes - out.bytes) / perRow + 1));
+        return (int) Math.max(MIN_PAGE_ROWS, Math.min(MAX_PAGE_ROWS, PAGE_BYTES / perRow));
+    }
+
+    /**
+     * Takes rows into {@code out} until it is full, a row's body would take it past its bytes, the reads are done, or
+     * it has waited for {@code MAX_PAGES_PER_BATCH} pages; {@code pages} it has waited for already.
+     */
+    private CompletableFuture<VisitBatch> drain(Taken out, int pages) {
+        while (true) {
+            if (isCancelled()) {
+                return CompletableFuture.failedFuture(new CancellationException("The visit was cancelled"));
+            }
+            if (current != null && current.isDone()) {
+                current = null;
+            }
+            if (current == null) {
+                if (!reads.hasNext()) {
+                    return CompletableFuture.completedFuture(finish(out));
+                }
+                current = reads.next();
+            }
+            Row row = current.peek();
+            if (row == null) {
+                boolean somewhere = hasLast || position != null; // a continuation needs a position to name
+                if (out.full() || (pages >= MAX_PAGES_PER_BATCH && somewhere)) {
+                    return CompletableFuture.completedFuture(hasLast ? batch(out, afterLast(), false)
+                                                                     : batch(out, position, position.isBucketStart()));
+                }
+                return current.nextPage().thenComposeAsync(ignored -> drain(out, pages + 1), executor);
+            }
+            long orderKey = row.getLong(OK);
+            String id = row.getString(ID);
+            ByteBuffer body = row.getByteBuffer(BODY);
+            long size = body == null ? 0 : body.remaining();
+            if (out.full()) {
+                return CompletableFuture.completedFuture(stopAt(out, orderKey, id));
+            }
+            if (size > 0) {
+                rowBytes = rowBytes == 0 ? size : (7 * rowBytes + size) / 8;
+            }
+            if (size > out.maxBytes - out.bytes) {
+                out.stopped = true;
+                out.blockedBytes = out.entries.isEmpty() ? size : 0;
+                return CompletableFuture.completedFuture(stopAt(out, orderKey, id));
+            }
+            current.take();
+            accept(row.getLong(TS), row.getBoolean(REMOVED), id, body, size).ifPresent(entry -> {
+                out.entries.add(entry);
+                out.bytes += size;
+            });
+            hasLast = true;
+            lastOrderKey = orderKey;
+            lastId = id;
+            boundaryKey = orderKey;
+            boundaryKnown = true;
+        }
     }
 
     /** The entries one {@link #read} collects, with their limits. */
@@ -267,77 +310,65 @@ final class CassandraVisit extends PulledVisit {
     }
 
     /**
-     * Accepts rows into {@code out} until it is full, or a row's body would take it past its bytes (the row is
-     * fetched, but not decoded); returns the key of the first row left over, where the visit then stands, or empty if
-     * every row was taken.
+     * The batch that stops before the row with {@code orderKey} and {@code id}: at the start of its bucket if the row
+     * read before it (or the position before that) is in another bucket, so a continuation can say it is at a bucket
+     * boundary; everything between is read and empty.
      */
-    private Optional<DocumentKey> take(List<Row> rows, Taken out) {
-        for (Row row : rows) {
-            if (out.full()) {
-                return Optional.of(keyOf(row));
-            }
-            StoredVersion version = StoredVersion.of(row, 3);
-            long size = version.body() == null ? 0 : version.body().length;
-            if (size > 0) {
-                rowBytes = rowBytes == 0 ? size : (7 * rowBytes + size) / 8;
-            }
-            if (size > out.maxBytes - out.bytes) {
-                out.stopped = true;
-                out.blockedBytes = out.entries.isEmpty() ? size : 0;
-                return Optional.of(keyOf(row));
-            }
-            Optional<VisitEntry> entry = accept(row, version, size);
-            if (entry.isPresent()) {
-                out.entries.add(entry.get());
-                out.bytes += size;
-            }
-        }
-        return Optional.empty();
+    private VisitBatch stopAt(Taken out, long orderKey, String id) {
+        boolean newBucket = !boundaryKnown || boundaryKey != orderKey;
+        return batch(out, newBucket ? DocumentKey.bucketStart(orderKey) : new DocumentKey(orderKey, id), newBucket);
     }
 
-    /** The position just after {@code row}: the next possible id after its id, in the same bucket. */
-    private static DocumentKey after(Row row) {
-        return new DocumentKey(row.getLong(1), row.getString(2) + "\0");
+    /** The position just after the last row read: the next possible id after its id, in the same bucket. */
+    private DocumentKey afterLast() {
+        return new DocumentKey(lastOrderKey, lastId + "\0");
     }
 
-    private int cursor(long orderKey) {
-        return (int) (orderKey >>> shift);
-    }
-
-    /** The largest order key in superbucket {@code sb}; no document has it, as its low bits are all ones. */
-    private long partitionLast(int sb) {
-        return (Integer.toUnsignedLong(sb) << shift) | ((1L << shift) - 1);
-    }
-
-    private static DocumentKey keyOf(Row row) {
-        return new DocumentKey(row.getLong(1), row.getString(2));
-    }
-
-    private VisitBatch batch(Taken out, DocumentKey at) {
-        if (at != null && plan.unitAt(at).isEmpty()) {
-            at = null;
-        }
-        position = at;
-        if (at == null) {
-            return new VisitBatch(out.entries, Optional.empty(), true, 100);
-        }
-        return new VisitBatch(out.entries, Optional.of(plan.token(at)), at.isBucketStart(), plan.percentFinished(at),
+    private VisitBatch batch(Taken out, DocumentKey at, boolean atBucketBoundary) {
+        position = at; // the reads in hand go on from here
+        hasLast = false;
+        double percent = range == null ? plan.percentFinished(at)
+                                       : range.percentAt(tokens.of(superbucket(at.orderKey())));
+        return new VisitBatch(out.entries, Optional.of(plan.token(at)), atBucketBoundary, Math.min(percent, 99.999),
                               out.blockedBytes);
     }
 
-    private Optional<VisitEntry> accept(Row row, StoredVersion version, long size) {
-        if (!inTimeRange(version.timestamp())) {
+    private VisitBatch finish(Taken out) {
+        finished = true;
+        reads = null;
+        current = null;
+        return new VisitBatch(out.entries, Optional.empty(), true, 100);
+    }
+
+    private Optional<VisitEntry> accept(long timestamp, boolean removed, String idString, ByteBuffer body, long size) {
+        if (!inTimeRange(timestamp)) {
             return Optional.empty(); // before decoding anything
         }
-        DocumentId id = DocumentId.of(row.getString(2));
-        if (version.isLive()) {
-            return live(codec.decode(id, version), version.timestamp(), size);
+        DocumentId id = DocumentId.of(idString);
+        if (!removed) {
+            byte[] bytes = new byte[body.remaining()];
+            body.duplicate().get(bytes);
+            return live(codec.decode(id, bytes), timestamp, size);
         }
         if (!spec.includeRemoves()) {
             return Optional.empty();
         }
         Optional<DocumentType> type = codec.type(id);
-        return type.isEmpty() ? Optional.empty() : removed(id, type.get(), version.timestamp());
+        return type.isEmpty() ? Optional.empty() : removed(id, type.get(), timestamp);
+    }
+
+    private int superbucket(long orderKey) {
+        return (int) (orderKey >>> shift);
+    }
+
+    /** The smallest order key in superbucket {@code sb}. */
+    private long partitionFirst(int sb) {
+        return Integer.toUnsignedLong(sb) << shift;
+    }
+
+    /** The largest order key in superbucket {@code sb}; no document has it, as its low bits are all ones. */
+    private long partitionLast(int sb) {
+        return partitionFirst(sb) | ((1L << shift) - 1);
     }
 
 }

@@ -50,6 +50,15 @@ final class DocumentCodec {
         return reader.readFields(id, version.body()).document();
     }
 
+    /**
+     * The live document {@code id} whose stored fields JSON is {@code fields}.
+     *
+     * @throws io.sluice.document.DocumentException if its type is unknown or the JSON does not fit it
+     */
+    Document decode(DocumentId id, byte[] fields) {
+        return reader.readFields(id, fields).document();
+    }
+
     /** {@code stored} (null for none) as the write rules see it: its document is decoded only if they ask. */
     Version version(DocumentId id, StoredVersion stored) {
         if (stored == null) {

@@ -37,10 +37,8 @@ final class Schema {
 
     private final Map<BucketSpace, Statements> statements = new EnumMap<>(BucketSpace.class);
 
-    /** The prepared statements of one table. */
-    record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement readPartition,
-                      PreparedStatement readPartitions, PreparedStatement readPartitionKeys,
-                      PreparedStatement plainWrite) { }
+    /** The prepared statements of one table's writes and reads of single rows (visits have {@link VisitStatements}). */
+    record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement plainWrite) { }
 
     private Schema() { }
 
@@ -73,11 +71,6 @@ final class Schema {
                                     + " WHERE sb = ? AND ok = ? AND id = ?"),
                     session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ? "
                                     + "WHERE sb = ? AND ok = ? AND id = ? IF ts = ?"),
-                    session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
-                                    + " WHERE sb = ? AND (ok, id) >= (?, ?) AND (ok) <= (?) LIMIT ?"),
-                    session.prepare("SELECT sb, ok, id, " + COLUMNS + " FROM " + table
-                                    + " WHERE sb IN ? PER PARTITION LIMIT ?"),
-                    session.prepare("SELECT DISTINCT sb FROM " + table + " LIMIT ?"),
                     session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET ts = ?, removed = ?, "
                                     + "body = ?, op = null WHERE sb = ? AND ok = ? AND id = ?")));
         }

@@ -39,14 +39,15 @@ class CassandraOptionsTest {
                 Map.entry("max-pending", "100"),
                 Map.entry("create-schema", "false"),
                 Map.entry("write-mode", "strict"),
-                Map.entry("max-clock-skew", "0.2")));
+                Map.entry("max-clock-skew", "0.2"),
+                Map.entry("visit-consistency", "one")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
                                           "dc2", "docs", 2, "SimpleStrategy", DefaultConsistencyLevel.QUORUM,
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
                                           Duration.ofHours(1), 100, false, CassandraOptions.WriteMode.STRICT,
-                                          Duration.ofMillis(200)),
+                                          Duration.ofMillis(200), DefaultConsistencyLevel.ONE),
                      options);
     }
 
@@ -62,7 +63,7 @@ class CassandraOptionsTest {
         assertEquals("Unknown <cassandra> option contact-point; known are consistency, contact-points, "
                      + "create-schema, distribution-bits, keyspace, local-datacenter, max-clock-skew, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
-                     + "tombstone-retention, write-mode", e.getMessage());
+                     + "tombstone-retention, visit-consistency, write-mode", e.getMessage());
     }
 
     @Test
@@ -86,6 +87,26 @@ class CassandraOptionsTest {
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "MOST")));
         assertEquals("consistency 'MOST' is not a Cassandra consistency level, such as LOCAL_QUORUM, QUORUM, "
                      + "LOCAL_SERIAL or SERIAL", e.getMessage());
+    }
+
+    @Test
+    void visitConsistency_isConsistencyUnlessSet() {
+        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of()).visitConsistency());
+        assertEquals(DefaultConsistencyLevel.QUORUM,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM"))
+                                     .visitConsistency());
+        assertEquals(DefaultConsistencyLevel.ONE,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM",
+                                                                            "visit-consistency", "ONE"))
+                                     .visitConsistency());
+    }
+
+    @Test
+    void serialVisitConsistency_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("visit-consistency", "LOCAL_SERIAL")));
+        assertEquals("visit-consistency must not be serial, but was LOCAL_SERIAL", e.getMessage());
     }
 
     @Test
