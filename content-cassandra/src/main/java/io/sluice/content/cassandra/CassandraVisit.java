@@ -346,9 +346,14 @@ final class CassandraVisit extends PulledVisit {
         }
         DocumentId id = DocumentId.of(idString);
         if (!removed) {
+            Optional<DocumentType> type = codec.type(id);
+            if (type.isEmpty()) {
+                return Optional.empty(); // its type left the application: it can be neither decoded nor selected
+            }
             byte[] bytes = new byte[body.remaining()];
             body.duplicate().get(bytes);
-            return live(codec.decode(id, bytes), timestamp, size);
+            return live(id, type.get(), timestamp, size, codec.fieldsJson(type.get(), bytes).orElse(null),
+                        () -> codec.decode(id, bytes));
         }
         if (!spec.includeRemoves()) {
             return Optional.empty();

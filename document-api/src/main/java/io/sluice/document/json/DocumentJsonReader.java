@@ -107,8 +107,18 @@ public final class DocumentJsonReader {
      * @throws DocumentJsonException if the JSON is malformed or does not fit the type
      */
     public ParsedPut readFields(DocumentId id, byte[] json) {
+        return readFields(id, json, 0, json.length);
+    }
+
+    /**
+     * Reads a bare fields object in {@code length} bytes of {@code json} from {@code offset} into a document with
+     * {@code id}.
+     *
+     * @throws DocumentJsonException if the JSON is malformed or does not fit the type
+     */
+    public ParsedPut readFields(DocumentId id, byte[] json, int offset, int length) {
         DocumentType type = types.get(id.documentType());
-        try (JsonParser parser = DocumentJson.factory().createParser(json)) {
+        try (JsonParser parser = DocumentJson.factory().createParser(json, offset, length)) {
             JsonToken root = parser.nextToken();
             if (root != JsonToken.START_OBJECT)
                 throw new DocumentJsonException("expected start of root object, got " + root);
