@@ -1,8 +1,6 @@
 package io.sluice.content.cassandra;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import io.sluice.content.cassandra.harness.SharedNode;
-import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentBackendConformanceTest;
 import io.sluice.content.ManualClock;
@@ -10,25 +8,20 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
-import java.util.List;
-
 /** The backend conformance suite against one real Cassandra node; each test starts from empty tables. */
 @Tag("cassandra")
 class CassandraContentBackendTest extends ContentBackendConformanceTest {
 
-    private static final CassandraOptions OPTIONS = CassandraOptions.defaults("conformance", 1);
-    private static CqlSession session;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void connect() {
-        session = CassandraContentBackend.connect(
-                OPTIONS.withContactPoints(List.of(SharedNode.get().nativeAddress())));
-        CassandraContentBackend.builder(OPTIONS, TYPES).session(session).build().close(); // creates the schema
+        keyspace = TestKeyspace.open(CassandraOptions.defaults("conformance", 1), TYPES, SharedNode.get());
     }
 
     @AfterAll
     static void disconnect() {
-        session.close();
+        keyspace.close();
     }
 
     /** Plain puts and removes are one timestamped write each, without a read (write-mode timestamped). */
@@ -45,10 +38,8 @@ class CassandraContentBackendTest extends ContentBackendConformanceTest {
 
     @Override
     protected ContentBackend createBackend(ManualClock clock) {
-        for (BucketSpace space : BucketSpace.values()) {
-            session.execute("TRUNCATE " + Schema.table(OPTIONS.keyspace(), space));
-        }
-        return CassandraContentBackend.builder(OPTIONS, TYPES).session(session).clock(clock).build();
+        keyspace.truncate();
+        return keyspace.backend().clock(clock).build();
     }
 
 }

@@ -1,7 +1,5 @@
 package io.sluice.content.cassandra;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentBackendConformanceTest;
 import io.sluice.content.ManualClock;
@@ -10,8 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
-import java.util.List;
-
 /**
  * The backend conformance suite with {@code write-mode="strict"} (every write a lightweight transaction, each
  * outcome knowing whether the document existed), against the shared node, in a keyspace of its own.
@@ -19,20 +15,18 @@ import java.util.List;
 @Tag("cassandra")
 class CassandraStrictContentBackendTest extends ContentBackendConformanceTest {
 
-    private static final CassandraOptions OPTIONS = CassandraOptions.defaults("conformance_strict", 1)
-                                                                    .withWriteMode(CassandraOptions.WriteMode.STRICT);
-    private static CqlSession session;
+    private static TestKeyspace keyspace;
 
     @BeforeAll
     static void connect() {
-        session = CassandraContentBackend.connect(
-                OPTIONS.withContactPoints(List.of(SharedNode.get().nativeAddress())));
-        CassandraContentBackend.builder(OPTIONS, TYPES).session(session).build().close(); // creates the schema
+        keyspace = TestKeyspace.open(CassandraOptions.defaults("conformance_strict", 1)
+                                                     .withWriteMode(CassandraOptions.WriteMode.STRICT),
+                                     TYPES, SharedNode.get());
     }
 
     @AfterAll
     static void disconnect() {
-        session.close();
+        keyspace.close();
     }
 
     /** Visits scan token ranges: partitions come in token order, each bucket's entries together and in order. */
@@ -43,10 +37,8 @@ class CassandraStrictContentBackendTest extends ContentBackendConformanceTest {
 
     @Override
     protected ContentBackend createBackend(ManualClock clock) {
-        for (BucketSpace space : BucketSpace.values()) {
-            session.execute("TRUNCATE " + Schema.table(OPTIONS.keyspace(), space));
-        }
-        return CassandraContentBackend.builder(OPTIONS, TYPES).session(session).clock(clock).build();
+        keyspace.truncate();
+        return keyspace.backend().clock(clock).build();
     }
 
 }

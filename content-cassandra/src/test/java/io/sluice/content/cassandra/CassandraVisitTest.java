@@ -1,6 +1,5 @@
 package io.sluice.content.cassandra;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.DocumentKey;
 import io.sluice.content.InvalidProgressTokenException;
@@ -51,27 +50,23 @@ class CassandraVisitTest {
                                                           .build();
     private static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC));
     private static final CassandraOptions OPTIONS = CassandraOptions.defaults("visits", 1);
-    private static CqlSession session;
+    private static TestKeyspace keyspace;
     private CassandraContentBackend backend;
 
     @BeforeAll
     static void connect() {
-        session = CassandraContentBackend.connect(
-                OPTIONS.withContactPoints(List.of(SharedNode.get().nativeAddress())));
-        CassandraContentBackend.builder(OPTIONS, TYPES).session(session).build().close(); // creates the schema
+        keyspace = TestKeyspace.open(OPTIONS, TYPES, SharedNode.get());
     }
 
     @AfterAll
     static void disconnect() {
-        session.close();
+        keyspace.close();
     }
 
     @BeforeEach
     void emptyTables() {
-        for (BucketSpace space : BucketSpace.values()) {
-            session.execute("TRUNCATE " + Schema.table(OPTIONS.keyspace(), space));
-        }
-        backend = CassandraContentBackend.builder(OPTIONS, TYPES).session(session).build();
+        keyspace.truncate();
+        backend = keyspace.backend().build();
     }
 
     @AfterEach
@@ -174,7 +169,7 @@ class CassandraVisitTest {
 
     @Test
     void continuationOutsideItsSlicesTokenRange_failsWithTypedError() {
-        PartitionTokens tokens = PartitionTokens.of(session);
+        PartitionTokens tokens = PartitionTokens.of(keyspace.session());
         TokenRange first = TokenRange.of(Slice.of(2, 0));
         DocumentId outside = null;
         for (int i = 0; outside == null; i++) {
