@@ -79,6 +79,7 @@ public final class CassandraContentBackend implements ContentBackend {
             return thread;
         });
         this.schema = Schema.prepare(session, options);
+        PartitionTokens.of(session); // visits need the Murmur3 token map: say so at start-up, not on the first visit
         WriteClock writeClock = new WriteClock(builder.writeClock, options.maxClockSkew());
         if (options.writeMode() == CassandraOptions.WriteMode.TIMESTAMPED) {
             ClockSkewCheck.check(session, writeClock, options.maxClockSkew());
