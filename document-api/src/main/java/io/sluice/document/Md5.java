@@ -7,12 +7,19 @@ import java.security.NoSuchAlgorithmException;
 /** MD5 of UTF-8 text, the hash Vespa uses for locations and global ids. */
 final class Md5 {
 
+    /** One digest per thread: looking MD5 up among the security providers costs more than hashing an id. */
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(Md5::newDigest);
+
     private Md5() {
     }
 
     static byte[] of(String text) {
+        return DIGESTS.get().digest(text.getBytes(StandardCharsets.UTF_8)); // digest() also resets it
+    }
+
+    private static MessageDigest newDigest() {
         try {
-            return MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform must provide MD5", e);
         }
