@@ -15,6 +15,9 @@
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_KEEP, BENCH_NO_BUILD):
 #   NODES="1 3"                           cluster sizes, one after the other; replication factor = size
 #   DOCUMENTS=20000                       1 KiB documents fed, then read and visited
+#   PUT_WARMUP=10000                      documents fed (the first ones of the same feed, so the measured feed
+#                                         overwrites them) before the measured puts, so that these measure warm JITs
+#                                         in Sluice and the nodes, as the GETs' WARMUP does; 0 measures a cold start
 #   DURATION=20 WARMUP=5                  GET: seconds measured after seconds of warm-up
 #   H2LOAD_CONNECTIONS=4 H2LOAD_STREAMS=64
 #   GET_IDS=20000                         length of h2load's list of random stored ids
@@ -31,11 +34,12 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
-  NODES="${NODES:-1}" DOCUMENTS="${DOCUMENTS:-500}" DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}"
+  NODES="${NODES:-1}" DOCUMENTS="${DOCUMENTS:-500}" PUT_WARMUP="${PUT_WARMUP:-100}" DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}"
   VISITS="${VISITS:-1x1 2x2}" SETTLE_SECONDS="${SETTLE_SECONDS:-10}"
 fi
 NODES="${NODES:-1 3}"
 DOCUMENTS="${DOCUMENTS:-20000}"
+PUT_WARMUP="${PUT_WARMUP:-10000}"
 DURATION="${DURATION:-20}"
 WARMUP="${WARMUP:-5}"
 H2LOAD_CONNECTIONS="${H2LOAD_CONNECTIONS:-4}"
@@ -61,6 +65,8 @@ cluster_main=io.sluice.content.cassandra.harness.ClusterMain
 for size in $NODES; do [[ "$size" =~ ^[1-8]$ ]] || bench_die "NODES must hold sizes 1..8, not '$size'"; done
 for visit in $VISITS; do [[ "$visit" =~ ^[12]x[1-9][0-9]*$ ]] || bench_die "VISITS must hold SERVERSxSLICES with 1 or 2 servers, not '$visit'"; done
 (( DOCUMENTS > 0 && DURATION > 0 && GET_IDS > 0 )) || bench_die "DOCUMENTS, DURATION and GET_IDS must be positive"
+[[ "$PUT_WARMUP" =~ ^[0-9]+$ ]] || bench_die "PUT_WARMUP must be a number of documents, not '$PUT_WARMUP'"
+(( PUT_WARMUP > DOCUMENTS )) && PUT_WARMUP="$DOCUMENTS"
 [[ "$PAXOS_VARIANT" == v1 || "$PAXOS_VARIANT" == v2 ]] || bench_die "PAXOS_VARIANT must be v1 or v2, not '$PAXOS_VARIANT'"
 [[ -z "$DISTRIBUTION_BITS" || "$DISTRIBUTION_BITS" =~ ^[1-9][0-9]?$ ]] || bench_die "DISTRIBUTION_BITS must be a number, not '$DISTRIBUTION_BITS'"
 
@@ -84,6 +90,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 bench_log "Generating $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
 bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
+head -n "$PUT_WARMUP" "$bench_work/feed.jsonl" > "$bench_work/warmup.jsonl"
 
 # Starts a cluster of $1 nodes and waits until every node serves CQL; sets cluster_pid, contact_points, node_pids.
 start_cluster() {
@@ -211,6 +218,19 @@ profile_end() {  # step
   [[ -z "$PROFILE" ]] || jcmd "$sluice1_pid" JFR.stop name=step filename="$PROFILE-$step.jfr" >/dev/null
 }
 
+# Feeds the first PUT_WARMUP documents through server 1, unmeasured, and waits for the nodes to go idle.
+warm_up_puts() {  # cluster-label
+  (( PUT_WARMUP > 0 )) || return 0
+  bench_log "$1: warming up with $PUT_WARMUP puts"
+  # shellcheck disable=SC2086 # CLIENT_JAVA_OPTS is a list of options
+  if ! timeout "$FEED_SECONDS" java $CLIENT_JAVA_OPTS -jar "$bench_cli_jar" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
+         --file "$bench_work/warmup.jsonl" --benchmark --silent > "$bench_work/warmup-stats.json" 2> "$bench_work/feed.err"; then
+    tail -n 20 "$bench_work/feed.err" >&2
+    fail "$1: the warm-up feed failed"
+  fi
+  settle
+}
+
 # Feeds every document through server 1 with ./sluice feed (8 HTTP/2 connections, its own throttling).
 measure_put() {  # cluster-label
   local ok errors seconds rate
@@ -306,6 +326,7 @@ for size in $NODES; do
   label="$size $(plural "$size" node), RF $size"
   start_cluster "$size"
   start_servers "$size"
+  warm_up_puts "$label"
   bench_log "$label: feeding $DOCUMENTS documents"
   measure_put "$label"
   settle
@@ -330,8 +351,8 @@ echo "$(date -u +%Y-%m-%d), $(nproc) cores shared by Cassandra, Sluice and the c
      "$load_before), JDK $java_version, commit $commit, $cassandra_version (nodes in child JVMs, 512 MB heap," \
      "options '$CASSANDRA_NODE_OPTS', Paxos $PAXOS_VARIANT), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
      "puts through one server, GETs of random stored ids through one server, streamed visits with one curl per" \
-     "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}; GETs and visits start once the nodes are" \
-     "idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."
+     "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}; the measured puts follow $PUT_WARMUP unmeasured" \
+     "ones (the first documents of the same feed); puts, GETs and visits start once the nodes are idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."
 echo
 echo "| cluster | step | throughput | wall s | Sluice CPU s | Cassandra CPU s |"
 echo "|---|---|---:|---:|---:|---:|"
