@@ -147,7 +147,7 @@ public final class CassandraContentBackend implements ContentBackend {
         String what = "get of '" + id + "'";
         // Answered on the driver's thread that completes the read: deciding takes microseconds, and a hop to the
         // backend's threads cost more than that in wake-ups.
-        return submit(id, op, what, () -> writer.read(id, op, options.consistency()).thenApply(
+        return submit(id, op, what, () -> writer.get(id, op, options.consistency()).thenApply(
                 current -> WriteRules.get(id, codec.version(id, current), fields, op, clock)));
     }
 

@@ -3,6 +3,7 @@ package io.sluice.content.cassandra;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.sluice.document.BucketId;
 import io.sluice.document.DocumentId;
@@ -75,16 +76,26 @@ final class ConditionalWriter {
         this.tombstoneTtlSeconds = (int) options.tombstoneRetention().getSeconds();
     }
 
-    /** Reads the row of {@code id} at {@code level}; null if there is none. */
+    /** Reads the row of {@code id} at {@code level}, with its write time; null if there is none. */
     CompletableFuture<StoredVersion> read(DocumentId id, OperationOptions op, ConsistencyLevel level) {
+        return read(schema.of(op.bucketSpace()).read(), id, op, level, StoredVersion::withWriteTime);
+    }
+
+    /** Reads the row of {@code id} for a get, at {@code level}; its write time is unknown. Null if there is none. */
+    CompletableFuture<StoredVersion> get(DocumentId id, OperationOptions op, ConsistencyLevel level) {
+        return read(schema.of(op.bucketSpace()).get(), id, op, level, row -> StoredVersion.of(row, 0));
+    }
+
+    private CompletableFuture<StoredVersion> read(PreparedStatement statement, DocumentId id, OperationOptions op,
+                                                  ConsistencyLevel level, Function<Row, StoredVersion> version) {
         Key key = Key.of(id, options.distributionBits());
-        BoundStatement read = schema.of(op.bucketSpace()).read().bind(key.sb(), key.orderKey(), key.id())
-                                    .setConsistencyLevel(level)
-                                    .setIdempotent(true)
-                                    .setTimeout(remaining(op.deadline()));
+        BoundStatement read = statement.bind(key.sb(), key.orderKey(), key.id())
+                                       .setConsistencyLevel(level)
+                                       .setIdempotent(true)
+                                       .setTimeout(remaining(op.deadline()));
         return session.executeAsync(read).toCompletableFuture().thenApply(result -> {
             Row row = result.one();
-            return row == null ? null : StoredVersion.withWriteTime(row);
+            return row == null ? null : version.apply(row);
         });
     }
 

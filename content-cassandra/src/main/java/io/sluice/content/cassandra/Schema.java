@@ -23,7 +23,8 @@ import java.util.Map;
  * cursor (the top distribution bits of its bucket order key); clustering by {@code ok}, the bucket order key, then the
  * document id, so each partition holds its documents in visiting order; the newest version's timestamp {@code ts}
  * (microseconds), a tombstone flag, the fields as JSON, and {@code op}, the id of the lightweight transaction attempt
- * that wrote it (null when a plain, timestamped write did).
+ * that wrote it ({@link StoredVersion#PLAIN_WRITE} when a plain, timestamped write did; null in rows plain writes
+ * wrote before that value existed).
  */
 final class Schema {
 
@@ -37,8 +38,13 @@ final class Schema {
 
     private final Map<BucketSpace, Statements> statements = new EnumMap<>(BucketSpace.class);
 
-    /** The prepared statements of one table's writes and reads of single rows (visits have {@link VisitStatements}). */
-    record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement plainWrite) { }
+    /**
+     * The prepared statements of one table's writes and reads of single rows (visits have {@link VisitStatements}):
+     * {@code read} is the writes' read, with the write time of {@code ts}; {@code get} is a get's, without it (it
+     * makes the node build its result through the slower path of selections with functions).
+     */
+    record Statements(PreparedStatement read, PreparedStatement get, PreparedStatement write,
+                      PreparedStatement plainWrite) { }
 
     private Schema() { }
 
@@ -69,10 +75,12 @@ final class Schema {
             schema.statements.put(space, new Statements(
                     session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table
                                     + " WHERE sb = ? AND ok = ? AND id = ?"),
+                    session.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE sb = ? AND ok = ? AND id = ?"),
                     session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ? "
                                     + "WHERE sb = ? AND ok = ? AND id = ? IF ts = ?"),
                     session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET ts = ?, removed = ?, "
-                                    + "body = ?, op = null WHERE sb = ? AND ok = ? AND id = ?")));
+                                    + "body = ?, op = " + StoredVersion.PLAIN_WRITE
+                                    + " WHERE sb = ? AND ok = ? AND id = ?")));
         }
         return schema;
     }

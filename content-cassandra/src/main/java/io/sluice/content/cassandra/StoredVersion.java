@@ -19,6 +19,13 @@ record StoredVersion(long timestamp, boolean removed, byte[] body, UUID op, long
     static final long UNKNOWN = Long.MIN_VALUE;
 
     /**
+     * The {@code op} a plain write stores: the nil UUID, which no transaction attempt has (they are random, version
+     * 4). Not null: setting a column to null writes a cell tombstone, one per row, which every read of the row counts
+     * and a visit's page of a thousand rows would report as a thousand tombstones in the node's log. Read back as null.
+     */
+    static final UUID PLAIN_WRITE = new UUID(0, 0);
+
+    /**
      * The version in {@code row}, whose columns start at {@code first} in the order of {@link Schema#COLUMNS}; its
      * write time unknown.
      */
@@ -38,7 +45,9 @@ record StoredVersion(long timestamp, boolean removed, byte[] body, UUID op, long
             bytes = new byte[body.remaining()];
             body.duplicate().get(bytes);
         }
-        return new StoredVersion(row.getLong(first), row.getBoolean(first + 1), bytes, row.getUuid(first + 3), writeTime);
+        UUID op = row.getUuid(first + 3);
+        return new StoredVersion(row.getLong(first), row.getBoolean(first + 1), bytes,
+                                 PLAIN_WRITE.equals(op) ? null : op, writeTime);
     }
 
     boolean isLive() {

@@ -1,6 +1,8 @@
 package io.sluice.content.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
@@ -190,6 +192,34 @@ class MixedWritesTest {
         assertTrue(e.getMessage().contains("behind this container's"), e.getMessage());
         CassandraContentBackend.builder(OPTIONS.withWriteMode(CassandraOptions.WriteMode.STRICT), TYPES)
                                .session(session).writeClock(far).build().close();
+    }
+
+
+    @Test
+    void plainPut_writesNoTombstone_andRowsWithANullOpStillCountAsPlainWritten() throws Exception {
+        CassandraContentBackend ahead = container(OFFSET_MILLIS);
+        CassandraContentBackend behind = container(-OFFSET_MILLIS);
+        String table = Schema.table(OPTIONS.keyspace(), BucketSpace.DEFAULT);
+        DocumentId id = DocumentId.of("id:ns:music::no-tombstone");
+        ConditionalWriter.Key key = ConditionalWriter.Key.of(id, OPTIONS.distributionBits());
+        await(ahead.put(song(id, 1), options()));
+        Row row = session.execute(SimpleStatement.newInstance(
+                "SELECT op FROM " + table + " WHERE sb = ? AND ok = ? AND id = ?", key.sb(), key.orderKey(),
+                key.id())).one();
+        assertEquals(StoredVersion.PLAIN_WRITE, row.getUuid("op"), "a live cell, not a null (a cell tombstone)");
+
+        // As plain writes stored it before: op null. A transaction after it must still wait out the clock margin.
+        DocumentId legacy = DocumentId.of("id:ns:music::null-op");
+        ConditionalWriter.Key legacyKey = ConditionalWriter.Key.of(legacy, OPTIONS.distributionBits());
+        await(ahead.put(song(legacy, 1), options()));
+        long putTime = session.execute(SimpleStatement.newInstance(
+                "SELECT WRITETIME(ts) FROM " + table + " WHERE sb = ? AND ok = ? AND id = ?", legacyKey.sb(),
+                legacyKey.orderKey(), legacyKey.id())).one().getLong(0);
+        session.execute(SimpleStatement.newInstance( // at the put's own write time: a tombstone wins a tie
+                "UPDATE " + table + " USING TIMESTAMP ? SET op = null WHERE sb = ? AND ok = ? AND id = ?",
+                putTime, legacyKey.sb(), legacyKey.orderKey(), legacyKey.id()));
+        await(behind.update(TestUpdates.assign(MUSIC, legacy, "year", new IntValue(2)), options()));
+        assertEquals(2, year(ahead, legacy), "the update after the put is the newest version");
     }
 
 }
