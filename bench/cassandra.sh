@@ -222,13 +222,18 @@ profile_end() {  # step
 warm_up_puts() {  # cluster-label
   (( PUT_WARMUP > 0 )) || return 0
   bench_log "$1: warming up with $PUT_WARMUP puts"
-  # shellcheck disable=SC2086 # CLIENT_JAVA_OPTS is a list of options
-  if ! timeout "$FEED_SECONDS" java $CLIENT_JAVA_OPTS -jar "$bench_cli_jar" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
-         --file "$bench_work/warmup.jsonl" --benchmark --silent > "$bench_work/warmup-stats.json" 2> "$bench_work/feed.err"; then
-    tail -n 20 "$bench_work/feed.err" >&2
-    fail "$1: the warm-up feed failed"
-  fi
+  feed_file "$bench_work/warmup.jsonl" "$bench_work/warmup-stats.json" || fail "$1: the warm-up feed failed"
   settle
+}
+
+# Feeds file $1 through server 1 with ./sluice feed --benchmark, its statistics into $2; on failure, shows the
+# feeder's last lines and returns non-zero.
+feed_file() {  # feed-file stats-file
+  # shellcheck disable=SC2086 # CLIENT_JAVA_OPTS is a list of options
+  timeout "$FEED_SECONDS" java $CLIENT_JAVA_OPTS -jar "$bench_cli_jar" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
+          --file "$1" --benchmark --silent > "$2" 2> "$bench_work/feed.err" && return 0
+  tail -n 20 "$bench_work/feed.err" >&2
+  return 1
 }
 
 # Feeds every document through server 1 with ./sluice feed (8 HTTP/2 connections, its own throttling).
@@ -236,11 +241,7 @@ measure_put() {  # cluster-label
   local ok errors seconds rate
   step_begin
   profile_begin
-  # shellcheck disable=SC2086 # CLIENT_JAVA_OPTS is a list of options
-  if ! timeout "$FEED_SECONDS" java $CLIENT_JAVA_OPTS -jar "$bench_cli_jar" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
-         --file "$bench_work/feed.jsonl" --benchmark --silent > "$bench_work/stats.json" 2> "$bench_work/feed.err"; then
-    tail -n 20 "$bench_work/feed.err" >&2
-  fi
+  feed_file "$bench_work/feed.jsonl" "$bench_work/stats.json" || true # counted as failed from its statistics below
   profile_end "put-$1"
   step_end
   ok="$(stat_value feeder.ok.count "$bench_work/stats.json")"

@@ -72,15 +72,14 @@ final class Schema {
         Schema schema = new Schema();
         for (BucketSpace space : BucketSpace.values()) {
             String table = table(keyspace, space);
+            String row = " WHERE sb = ? AND ok = ? AND id = ?";
             schema.statements.put(space, new Statements(
-                    session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table
-                                    + " WHERE sb = ? AND ok = ? AND id = ?"),
-                    session.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE sb = ? AND ok = ? AND id = ?"),
-                    session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ? "
-                                    + "WHERE sb = ? AND ok = ? AND id = ? IF ts = ?"),
+                    session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table + row),
+                    session.prepare("SELECT " + COLUMNS + " FROM " + table + row),
+                    session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ?"
+                                    + row + " IF ts = ?"),
                     session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET ts = ?, removed = ?, "
-                                    + "body = ?, op = " + StoredVersion.PLAIN_WRITE
-                                    + " WHERE sb = ? AND ok = ? AND id = ?")));
+                                    + "body = ?, op = " + StoredVersion.PLAIN_WRITE + row)));
         }
         return schema;
     }

@@ -194,7 +194,6 @@ class MixedWritesTest {
                                .session(session).writeClock(far).build().close();
     }
 
-
     @Test
     void plainPut_writesNoTombstone_andRowsWithANullOpStillCountAsPlainWritten() throws Exception {
         CassandraContentBackend ahead = container(OFFSET_MILLIS);
