@@ -37,19 +37,22 @@ import java.util.TreeSet;
  * @param visitConsistency    consistency of the reads of visits: with {@code consistency} for writes, a level that
  *                            overlaps their replicas (as LOCAL_QUORUM does LOCAL_QUORUM's) keeps every acknowledged
  *                            write in a visit that starts after it
+ * @param compaction          the compaction strategy of the document tables Sluice creates
  */
 public record CassandraOptions(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace,
                                int replicationFactor, String replicationStrategy, ConsistencyLevel consistency,
                                ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
                                Duration tombstoneRetention, int maxPendingOperations, boolean createSchema,
-                               WriteMode writeMode, Duration maxClockSkew, ConsistencyLevel visitConsistency) {
+                               WriteMode writeMode, Duration maxClockSkew, ConsistencyLevel visitConsistency,
+                               Compaction compaction) {
 
     /** The option names {@link #fromEngineOptions} understands. */
     public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
                                                    "replication-factor", "replication-strategy", "consistency",
                                                    "serial-consistency", "request-timeout", "distribution-bits",
                                                    "tombstone-retention", "max-pending", "create-schema",
-                                                   "write-mode", "max-clock-skew", "visit-consistency");
+                                                   "write-mode", "max-clock-skew", "visit-consistency",
+                                                   "compaction");
     private static final int DEFAULT_PORT = 9042;
     private static final Duration MAX_MAX_CLOCK_SKEW = Duration.ofSeconds(10);
 
@@ -69,6 +72,39 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         /** The name in {@code services.xml}. */
         public String optionValue() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+    }
+
+    /** How Cassandra compacts the document tables Sluice creates: what a read costs, against what a write costs. */
+    public enum Compaction {
+
+        /**
+         * Leveled: nearly every read of a document touches one sstable, however often the corpus was re-fed, and
+         * visits read little overwritten data; compaction rewrites more (about twice the bytes of size-tiered during
+         * a bulk feed).
+         */
+        LEVELED("leveled", "LeveledCompactionStrategy"),
+
+        /** Size-tiered, Cassandra's own default: the least compaction work, but a read may touch several sstables. */
+        SIZE_TIERED("size-tiered", "SizeTieredCompactionStrategy");
+
+        private final String optionValue;
+        private final String className;
+
+        Compaction(String optionValue, String className) {
+            this.optionValue = optionValue;
+            this.className = className;
+        }
+
+        /** The name in {@code services.xml}. */
+        public String optionValue() {
+            return optionValue;
+        }
+
+        /** Cassandra's class name of the strategy, without its package. */
+        public String className() {
+            return className;
         }
 
     }
@@ -123,6 +159,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
             throw new InvalidCassandraOptionException("max-pending must be positive, but was " + maxPendingOperations);
         }
         Objects.requireNonNull(writeMode, "writeMode");
+        Objects.requireNonNull(compaction, "compaction");
         Objects.requireNonNull(maxClockSkew, "maxClockSkew");
         if (maxClockSkew.compareTo(Duration.ofMillis(1)) < 0 || maxClockSkew.compareTo(MAX_MAX_CLOCK_SKEW) > 0) {
             throw new InvalidCassandraOptionException("max-clock-skew must be from 0.001 to "
@@ -135,14 +172,15 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
      * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations,
-     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM.
+     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM, leveled compaction.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
                                     keyspaceFor(clusterId), redundancy, "NetworkTopologyStrategy",
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
                                     Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
-                                    WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM);
+                                    WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM,
+                                    Compaction.LEVELED);
     }
 
     /**
@@ -161,6 +199,12 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                       + String.join(", ", new TreeSet<>(NAMES)));
         }
         CassandraOptions o = defaults(clusterId, redundancy);
+        if (options.containsKey("compaction") && options.containsKey("create-schema")
+            && !bool(options, "create-schema")) {
+            throw new InvalidCassandraOptionException("compaction applies to the tables Sluice creates, but "
+                                                      + "create-schema is false: set the strategy on your own tables, "
+                                                      + "and remove compaction");
+        }
         ConsistencyLevel consistency = options.containsKey("consistency") ? consistency(options, "consistency")
                                                                           : o.consistency;
         return new CassandraOptions(
@@ -183,7 +227,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                 options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema,
                 options.containsKey("write-mode") ? writeMode(options.get("write-mode")) : o.writeMode,
                 options.containsKey("max-clock-skew") ? seconds(options, "max-clock-skew") : o.maxClockSkew,
-                options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency);
+                options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency,
+                options.containsKey("compaction") ? compaction(options.get("compaction")) : o.compaction);
     }
 
     /** {@code sluice_} and the cluster id, lower-cased, with characters Cassandra does not allow made underscores. */
@@ -267,6 +312,16 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                   + "'");
     }
 
+    private static Compaction compaction(String value) {
+        for (Compaction compaction : Compaction.values()) {
+            if (compaction.optionValue().equals(value.trim())) {
+                return compaction;
+            }
+        }
+        throw new InvalidCassandraOptionException("compaction must be 'leveled' or 'size-tiered', but was '" + value
+                                                  + "'");
+    }
+
     private static ConsistencyLevel consistency(Map<String, String> options, String name) {
         String value = options.get(name).trim();
         try {
@@ -282,7 +337,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
     /** These options with another keyspace. */
@@ -290,7 +345,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
     /** These options with another replication factor. */
@@ -298,7 +353,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
     /** These options with another request timeout. */
@@ -306,7 +361,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, timeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
     /** These options with another number of distribution bits. */
@@ -314,7 +369,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, bits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
     /** These options with another limit on pending operations. */
@@ -322,7 +377,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, max, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
     /** These options with another write mode. */
@@ -330,7 +385,15 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, mode, maxClockSkew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
+    }
+
+    /** These options with another compaction strategy for the tables Sluice creates. */
+    public CassandraOptions withCompaction(Compaction strategy) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency, strategy);
     }
 
     /** These options with another tolerated clock skew. */
@@ -338,7 +401,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, skew,
-                                    visitConsistency);
+                                    visitConsistency, compaction);
     }
 
 }

@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import io.sluice.content.BucketSpace;
+import io.sluice.content.cassandra.CassandraOptions.Compaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.UUID;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The keyspace of one content cluster, one table per bucket space, and the prepared statements on them.
@@ -62,7 +64,9 @@ final class Schema {
                 String table = table(keyspace, space);
                 session.execute("CREATE TABLE IF NOT EXISTS " + table + " ("
                                 + "sb int, ok bigint, id text, ts bigint, removed boolean, body blob, op uuid, "
-                                + "PRIMARY KEY ((sb), ok, id)) WITH ID = " + tableId(table));
+                                + "PRIMARY KEY ((sb), ok, id)) WITH ID = " + tableId(table)
+                                + " AND compaction = {'class': '" + options.compaction().className() + "'}");
+                compactionMismatch(session, table, options.compaction()).ifPresent(log::warn);
             }
             String settings = keyspace + "." + SETTINGS;
             session.execute("CREATE TABLE IF NOT EXISTS " + settings + " (name text PRIMARY KEY, value text) "
@@ -123,6 +127,39 @@ final class Schema {
                     + "with distribution-bits " + stored + ", which place its documents: with another value they "
                     + "would not be found. Set distribution-bits to " + stored + ", or use a new keyspace");
         }
+    }
+
+    /**
+     * Why {@code table} does not have compaction {@code configured}, if it does not: Sluice creates tables with the
+     * configured strategy, but never changes one that exists, since switching makes Cassandra rewrite the whole table.
+     * Empty when it has, or when the table's strategy cannot be read (then logged).
+     */
+    static Optional<String> compactionMismatch(CqlSession session, String table, Compaction configured) {
+        int dot = table.indexOf('.');
+        Row row;
+        try {
+            row = session.execute(SimpleStatement.newInstance(
+                    "SELECT compaction FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
+                    table.substring(0, dot), table.substring(dot + 1))).one();
+        } catch (DriverException e) {
+            log.warn("Not checking the compaction of table {} against compaction '{}': {}", table,
+                     configured.optionValue(), e.toString());
+            return Optional.empty();
+        }
+        String actual = row == null ? null : row.getMap("compaction", String.class, String.class).get("class");
+        if (actual == null || actual.equals(configured.className()) || actual.endsWith("." + configured.className())) {
+            return Optional.empty();
+        }
+        return Optional.of("Table " + table + " uses " + actual.substring(actual.lastIndexOf('.') + 1) + ", not "
+                           + "the configured compaction '" + configured.optionValue() + "' (" + configured.className()
+                           + "): Sluice sets the strategy only on the tables it creates. To switch (Cassandra then "
+                           + "rewrites the table), run: " + alterCompaction(table, configured) + "; or set "
+                           + "compaction to what the table has to silence this");
+    }
+
+    /** The statement that switches {@code table} to {@code strategy}. */
+    static String alterCompaction(String table, Compaction strategy) {
+        return "ALTER TABLE " + table + " WITH compaction = {'class': '" + strategy.className() + "'}";
     }
 
     /** The recorded distribution bits, read at the session's consistency, or at ONE if that fails. */

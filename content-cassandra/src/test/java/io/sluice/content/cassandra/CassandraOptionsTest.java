@@ -37,17 +37,19 @@ class CassandraOptionsTest {
                 Map.entry("distribution-bits", "12"),
                 Map.entry("tombstone-retention", "3600"),
                 Map.entry("max-pending", "100"),
-                Map.entry("create-schema", "false"),
+                Map.entry("create-schema", "true"),
                 Map.entry("write-mode", "strict"),
                 Map.entry("max-clock-skew", "0.2"),
-                Map.entry("visit-consistency", "one")));
+                Map.entry("visit-consistency", "one"),
+                Map.entry("compaction", "size-tiered")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
                                           "dc2", "docs", 2, "SimpleStrategy", DefaultConsistencyLevel.QUORUM,
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
-                                          Duration.ofHours(1), 100, false, CassandraOptions.WriteMode.STRICT,
-                                          Duration.ofMillis(200), DefaultConsistencyLevel.ONE),
+                                          Duration.ofHours(1), 100, true, CassandraOptions.WriteMode.STRICT,
+                                          Duration.ofMillis(200), DefaultConsistencyLevel.ONE,
+                                          CassandraOptions.Compaction.SIZE_TIERED),
                      options);
     }
 
@@ -60,7 +62,7 @@ class CassandraOptionsTest {
     void unknownOption_failsNamingIt() {
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-point", "x")));
-        assertEquals("Unknown <cassandra> option contact-point; known are consistency, contact-points, "
+        assertEquals("Unknown <cassandra> option contact-point; known are compaction, consistency, contact-points, "
                      + "create-schema, distribution-bits, keyspace, local-datacenter, max-clock-skew, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
                      + "tombstone-retention, visit-consistency, write-mode", e.getMessage());
@@ -72,6 +74,21 @@ class CassandraOptionsTest {
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("write-mode", "linearizable")));
         assertEquals("write-mode must be 'timestamped' or 'strict', but was 'linearizable'", e.getMessage());
+    }
+
+    @Test
+    void compaction_isLeveledByDefault_refusesOthers_andNeedsCreateSchema() {
+        assertEquals(CassandraOptions.Compaction.LEVELED, CassandraOptions.defaults("music", 1).compaction());
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("compaction", "time-window")));
+        assertEquals("compaction must be 'leveled' or 'size-tiered', but was 'time-window'", e.getMessage());
+        e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("compaction", "leveled",
+                                                                            "create-schema", "false")));
+        assertEquals("compaction applies to the tables Sluice creates, but create-schema is false: set the "
+                     + "strategy on your own tables, and remove compaction", e.getMessage());
+        assertEquals(false, CassandraOptions.fromEngineOptions("music", 1, Map.of("create-schema", "false"))
+                                            .createSchema());
     }
 
     @Test
