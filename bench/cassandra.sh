@@ -28,7 +28,7 @@
 #   PROFILE                               if set, JFR recordings of the first server over the puts and the GETs:
 #                                         $PROFILE-put-<cluster>.jfr, $PROFILE-get-<cluster>.jfr
 #   PAXOS_VARIANT=v2                      the nodes' paxos_variant (v2 as in the earlier tables; Cassandra's default is v1)
-#   CLIENT_JAVA_OPTS                      JVM options of ./sluice feed
+#   CLIENT_JAVA_OPTS                      JVM options of ./sluice feed (after the launcher's own)
 #   SLUICE_PORT=38080 SLUICE2_PORT=38081  cleartext ports of the two servers
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -227,11 +227,12 @@ warm_up_puts() {  # cluster-label
 }
 
 # Feeds file $1 through server 1 with ./sluice feed --benchmark, its statistics into $2; on failure, shows the
-# feeder's last lines and returns non-zero.
+# feeder's last lines and returns non-zero. Through the launcher, with its JVM options (C1 only over cleartext, the
+# serial collector): a plain `java -jar` spends a third of the client's CPU in C2 on these two shared cores.
 feed_file() {  # feed-file stats-file
-  # shellcheck disable=SC2086 # CLIENT_JAVA_OPTS is a list of options
-  timeout "$FEED_SECONDS" java $CLIENT_JAVA_OPTS -jar "$bench_cli_jar" feed --endpoint "http://127.0.0.1:$SLUICE_PORT/" \
-          --file "$1" --benchmark --silent > "$2" 2> "$bench_work/feed.err" && return 0
+  timeout "$FEED_SECONDS" env SLUICE_JAVA_OPTS="$CLIENT_JAVA_OPTS" "$bench_root/sluice" feed \
+          --endpoint "http://127.0.0.1:$SLUICE_PORT/" --file "$1" --benchmark --silent > "$2" 2> "$bench_work/feed.err" &&
+    return 0
   tail -n 20 "$bench_work/feed.err" >&2
   return 1
 }
