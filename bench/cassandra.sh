@@ -23,6 +23,7 @@
 #   GET_IDS=20000                         length of h2load's list of random stored ids
 #   VISITS="1x1 1x8 2x2 2x8"              servers x slices (at most 2 servers)
 #   DISTRIBUTION_BITS                     the engine's distribution-bits (default: the engine's, 16)
+#   COMPACTION                            the engine's compaction: size-tiered or leveled (default: the engine's, size-tiered)
 #   SETTLE_SECONDS=120                    before GETs and each visit, wait at most this long for the nodes to go idle
 #   CASSANDRA_NODE_OPTS="-XX:TieredStopAtLevel=4"   extra JVM options of every node (the harness runs C1 only)
 #   PROFILE                               if set, JFR recordings of the first server over the puts and the GETs:
@@ -46,6 +47,7 @@ H2LOAD_CONNECTIONS="${H2LOAD_CONNECTIONS:-4}"
 H2LOAD_STREAMS="${H2LOAD_STREAMS:-64}"
 GET_IDS="${GET_IDS:-20000}"
 VISITS="${VISITS:-1x1 1x8 2x2 2x8}"
+COMPACTION="${COMPACTION:-}"
 DISTRIBUTION_BITS="${DISTRIBUTION_BITS:-}"
 SETTLE_SECONDS="${SETTLE_SECONDS:-120}"
 CASSANDRA_NODE_OPTS="${CASSANDRA_NODE_OPTS:--XX:TieredStopAtLevel=4}"
@@ -68,6 +70,7 @@ for visit in $VISITS; do [[ "$visit" =~ ^[12]x[1-9][0-9]*$ ]] || bench_die "VISI
 [[ "$PUT_WARMUP" =~ ^[0-9]+$ ]] || bench_die "PUT_WARMUP must be a number of documents, not '$PUT_WARMUP'"
 (( PUT_WARMUP > DOCUMENTS )) && PUT_WARMUP="$DOCUMENTS"
 [[ "$PAXOS_VARIANT" == v1 || "$PAXOS_VARIANT" == v2 ]] || bench_die "PAXOS_VARIANT must be v1 or v2, not '$PAXOS_VARIANT'"
+[[ -z "$COMPACTION" || "$COMPACTION" == leveled || "$COMPACTION" == size-tiered ]] || bench_die "COMPACTION must be leveled or size-tiered, not '$COMPACTION'"
 [[ -z "$DISTRIBUTION_BITS" || "$DISTRIBUTION_BITS" =~ ^[1-9][0-9]?$ ]] || bench_die "DISTRIBUTION_BITS must be a number, not '$DISTRIBUTION_BITS'"
 
 bench_require h2load curl
@@ -126,7 +129,7 @@ write_app() {
   local app="$1" port="$2" contact="$3" copies="$4"
   bench_write_package "$app" "<server id=\"plain\" port=\"$port\"/>" \
     "<document-api><maxpendingdocs>4096</maxpendingdocs></document-api>" \
-    "<cassandra contact-points=\"$contact\" local-datacenter=\"datacenter1\"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}/>" \
+    "<cassandra contact-points=\"$contact\" local-datacenter=\"datacenter1\"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}${COMPACTION:+ compaction=\"$COMPACTION\"}/>" \
     "$copies"
 }
 

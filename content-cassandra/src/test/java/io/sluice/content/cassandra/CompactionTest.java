@@ -23,11 +23,12 @@ class CompactionTest {
             DocumentType.builder("music").field("title", PrimitiveType.STRING).build()));
 
     @Test
-    void tablesAreCreatedLeveledByDefault_andAnExistingSizeTieredTableIsReportedNotChanged() {
-        CassandraOptions leveled = CassandraOptions.defaults("compaction", 1)
-                                                   .withContactPoints(List.of(SharedNode.get().nativeAddress()));
-        CassandraOptions sizeTiered = leveled.withKeyspace("sluice_compaction_st")
-                                             .withCompaction(Compaction.SIZE_TIERED);
+    void tablesAreCreatedWithTheConfiguredCompaction_andAnExistingTableWithAnotherIsReportedNotChanged() {
+        CassandraOptions sizeTiered = CassandraOptions.defaults("compaction", 1)
+                                                      .withContactPoints(List.of(SharedNode.get().nativeAddress()));
+        assertEquals(Compaction.SIZE_TIERED, sizeTiered.compaction());
+        CassandraOptions leveled = sizeTiered.withKeyspace("sluice_compaction_leveled")
+                                             .withCompaction(Compaction.LEVELED);
         try (CqlSession session = CassandraContentBackend.connect(leveled)) {
             CassandraContentBackend.builder(leveled, TYPES).session(session).build().close();
             CassandraContentBackend.builder(sizeTiered, TYPES).session(session).build().close();
