@@ -23,7 +23,7 @@
 #   GET_IDS=20000                         length of h2load's list of random stored ids
 #   VISITS="1x1 1x8 2x2 2x8"              servers x slices (at most 2 servers)
 #   DISTRIBUTION_BITS                     the engine's distribution-bits (default: the engine's, 16)
-#   COMPACTION                            the engine's compaction: size-tiered or leveled (default: the engine's, size-tiered)
+#   COMPACTION                            the engine's compaction: size-tiered or leveled (default: the engine's, leveled)
 #   SETTLE_SECONDS=120                    before GETs and each visit, wait at most this long for the nodes to go idle
 #   CASSANDRA_NODE_OPTS="-XX:TieredStopAtLevel=4"   extra JVM options of every node (the harness runs C1 only)
 #   PROFILE                               if set, JFR recordings of the first server over the puts and the GETs:

@@ -172,7 +172,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
      * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations,
-     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM, size-tiered compaction.
+     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM, leveled compaction.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
@@ -180,7 +180,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
                                     Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
                                     WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM,
-                                    Compaction.SIZE_TIERED);
+                                    Compaction.LEVELED);
     }
 
     /**

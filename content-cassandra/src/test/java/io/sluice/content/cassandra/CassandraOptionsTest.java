@@ -41,7 +41,7 @@ class CassandraOptionsTest {
                 Map.entry("write-mode", "strict"),
                 Map.entry("max-clock-skew", "0.2"),
                 Map.entry("visit-consistency", "one"),
-                Map.entry("compaction", "leveled")));
+                Map.entry("compaction", "size-tiered")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
@@ -49,7 +49,7 @@ class CassandraOptionsTest {
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
                                           Duration.ofHours(1), 100, true, CassandraOptions.WriteMode.STRICT,
                                           Duration.ofMillis(200), DefaultConsistencyLevel.ONE,
-                                          CassandraOptions.Compaction.LEVELED),
+                                          CassandraOptions.Compaction.SIZE_TIERED),
                      options);
     }
 
@@ -77,8 +77,8 @@ class CassandraOptionsTest {
     }
 
     @Test
-    void compaction_isSizeTieredByDefault_refusesOthers_andNeedsCreateSchema() {
-        assertEquals(CassandraOptions.Compaction.SIZE_TIERED, CassandraOptions.defaults("music", 1).compaction());
+    void compaction_isLeveledByDefault_refusesOthers_andNeedsCreateSchema() {
+        assertEquals(CassandraOptions.Compaction.LEVELED, CassandraOptions.defaults("music", 1).compaction());
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("compaction", "time-window")));
         assertEquals("compaction must be 'leveled' or 'size-tiered', but was 'time-window'", e.getMessage());

@@ -24,11 +24,11 @@ class CompactionTest {
 
     @Test
     void tablesAreCreatedWithTheConfiguredCompaction_andAnExistingTableWithAnotherIsReportedNotChanged() {
-        CassandraOptions sizeTiered = CassandraOptions.defaults("compaction", 1)
-                                                      .withContactPoints(List.of(SharedNode.get().nativeAddress()));
-        assertEquals(Compaction.SIZE_TIERED, sizeTiered.compaction());
-        CassandraOptions leveled = sizeTiered.withKeyspace("sluice_compaction_leveled")
-                                             .withCompaction(Compaction.LEVELED);
+        CassandraOptions leveled = CassandraOptions.defaults("compaction", 1)
+                                                   .withContactPoints(List.of(SharedNode.get().nativeAddress()));
+        assertEquals(Compaction.LEVELED, leveled.compaction());
+        CassandraOptions sizeTiered = leveled.withKeyspace("sluice_compaction_st")
+                                             .withCompaction(Compaction.SIZE_TIERED);
         try (CqlSession session = CassandraContentBackend.connect(leveled)) {
             CassandraContentBackend.builder(leveled, TYPES).session(session).build().close();
             CassandraContentBackend.builder(sizeTiered, TYPES).session(session).build().close();
