@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * How a {@link CassandraContentBackend} reaches and lays out its data: contact points, keyspace, replication,
@@ -199,15 +200,9 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                       + String.join(", ", new TreeSet<>(NAMES)));
         }
         CassandraOptions o = defaults(clusterId, redundancy);
-        if (options.containsKey("compaction") && options.containsKey("create-schema")
-            && !bool(options, "create-schema")) {
-            throw new InvalidCassandraOptionException("compaction applies to the tables Sluice creates, but "
-                                                      + "create-schema is false: set the strategy on your own tables, "
-                                                      + "and remove compaction");
-        }
         ConsistencyLevel consistency = options.containsKey("consistency") ? consistency(options, "consistency")
                                                                           : o.consistency;
-        return new CassandraOptions(
+        CassandraOptions read = new CassandraOptions(
                 options.containsKey("contact-points") ? contactPoints(options.get("contact-points"))
                                                       : o.contactPoints,
                 options.getOrDefault("local-datacenter", o.localDatacenter),
@@ -225,10 +220,18 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                            : o.tombstoneRetention,
                 options.containsKey("max-pending") ? integer(options, "max-pending") : o.maxPendingOperations,
                 options.containsKey("create-schema") ? bool(options, "create-schema") : o.createSchema,
-                options.containsKey("write-mode") ? writeMode(options.get("write-mode")) : o.writeMode,
+                options.containsKey("write-mode") ? choice(options, "write-mode", WriteMode.values(),
+                                                                          WriteMode::optionValue) : o.writeMode,
                 options.containsKey("max-clock-skew") ? seconds(options, "max-clock-skew") : o.maxClockSkew,
                 options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency,
-                options.containsKey("compaction") ? compaction(options.get("compaction")) : o.compaction);
+                options.containsKey("compaction") ? choice(options, "compaction", Compaction.values(),
+                                                                          Compaction::optionValue) : o.compaction);
+        if (options.containsKey("compaction") && !read.createSchema) {
+            throw new InvalidCassandraOptionException("compaction applies to the tables Sluice creates, but "
+                                                      + "create-schema is false: set the strategy on your own tables, "
+                                                      + "and remove compaction");
+        }
+        return read;
     }
 
     /** {@code sluice_} and the cluster id, lower-cased, with characters Cassandra does not allow made underscores. */
@@ -302,24 +305,19 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         throw new InvalidCassandraOptionException(name + " must be true or false, but was '" + value + "'");
     }
 
-    private static WriteMode writeMode(String value) {
-        for (WriteMode mode : WriteMode.values()) {
-            if (mode.optionValue().equals(value.trim())) {
-                return mode;
+    /** The one of {@code choices} whose {@code optionValue} is option {@code name}'s value. */
+    private static <E extends Enum<E>> E choice(Map<String, String> options, String name, E[] choices,
+                                                Function<E, String> optionValue) {
+        String value = options.get(name);
+        List<String> names = new ArrayList<>();
+        for (E choice : choices) {
+            if (optionValue.apply(choice).equals(value.trim())) {
+                return choice;
             }
+            names.add("'" + optionValue.apply(choice) + "'");
         }
-        throw new InvalidCassandraOptionException("write-mode must be 'timestamped' or 'strict', but was '" + value
-                                                  + "'");
-    }
-
-    private static Compaction compaction(String value) {
-        for (Compaction compaction : Compaction.values()) {
-            if (compaction.optionValue().equals(value.trim())) {
-                return compaction;
-            }
-        }
-        throw new InvalidCassandraOptionException("compaction must be 'leveled' or 'size-tiered', but was '" + value
-                                                  + "'");
+        throw new InvalidCassandraOptionException(name + " must be " + String.join(" or ", names) + ", but was '"
+                                                  + value + "'");
     }
 
     private static ConsistencyLevel consistency(Map<String, String> options, String name) {

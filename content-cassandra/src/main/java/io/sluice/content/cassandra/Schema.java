@@ -135,18 +135,14 @@ final class Schema {
      * Empty when it has, or when the table's strategy cannot be read (then logged).
      */
     static Optional<String> compactionMismatch(CqlSession session, String table, Compaction configured) {
-        int dot = table.indexOf('.');
-        Row row;
+        String actual;
         try {
-            row = session.execute(SimpleStatement.newInstance(
-                    "SELECT compaction FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
-                    table.substring(0, dot), table.substring(dot + 1))).one();
+            actual = compactionClass(session, table);
         } catch (DriverException e) {
             log.warn("Not checking the compaction of table {} against compaction '{}': {}", table,
                      configured.optionValue(), e.toString());
             return Optional.empty();
         }
-        String actual = row == null ? null : row.getMap("compaction", String.class, String.class).get("class");
         if (actual == null || actual.equals(configured.className()) || actual.endsWith("." + configured.className())) {
             return Optional.empty();
         }
@@ -155,6 +151,15 @@ final class Schema {
                            + "): Sluice sets the strategy only on the tables it creates. To switch (Cassandra then "
                            + "rewrites the table), run: " + alterCompaction(table, configured) + "; or set "
                            + "compaction to what the table has to silence this");
+    }
+
+    /** The class of {@code table}'s compaction strategy as the node has it, or null if there is no such table. */
+    static String compactionClass(CqlSession session, String table) {
+        int dot = table.indexOf('.');
+        Row row = session.execute(SimpleStatement.newInstance(
+                "SELECT compaction FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
+                table.substring(0, dot), table.substring(dot + 1))).one();
+        return row == null ? null : row.getMap("compaction", String.class, String.class).get("class");
     }
 
     /** The statement that switches {@code table} to {@code strategy}. */

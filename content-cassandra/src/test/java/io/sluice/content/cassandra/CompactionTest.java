@@ -34,16 +34,16 @@ class CompactionTest {
             CassandraContentBackend.builder(sizeTiered, TYPES).session(session).build().close();
             for (BucketSpace space : BucketSpace.values()) {
                 String table = Schema.table(leveled.keyspace(), space);
-                assertEquals("org.apache.cassandra.db.compaction.LeveledCompactionStrategy", strategy(session, table));
+                assertEquals("org.apache.cassandra.db.compaction.LeveledCompactionStrategy", Schema.compactionClass(session, table));
                 assertEquals(Optional.empty(), Schema.compactionMismatch(session, table, Compaction.LEVELED));
             }
 
             String table = Schema.table(sizeTiered.keyspace(), BucketSpace.DEFAULT);
-            assertEquals("org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy", strategy(session, table));
+            assertEquals("org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy", Schema.compactionClass(session, table));
             // Opening with leveled compaction leaves the table as it is, and says how to switch it.
             CassandraContentBackend.builder(sizeTiered.withCompaction(Compaction.LEVELED), TYPES).session(session)
                                    .build().close();
-            assertEquals("org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy", strategy(session, table));
+            assertEquals("org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy", Schema.compactionClass(session, table));
             assertEquals(Optional.of("Table " + table + " uses SizeTieredCompactionStrategy, not the configured "
                                      + "compaction 'leveled' (LeveledCompactionStrategy): Sluice sets the strategy "
                                      + "only on the tables it creates. To switch (Cassandra then rewrites the table), "
@@ -55,13 +55,6 @@ class CompactionTest {
             session.execute(Schema.alterCompaction(table, Compaction.LEVELED));
             assertEquals(Optional.empty(), Schema.compactionMismatch(session, table, Compaction.LEVELED));
         }
-    }
-
-    private static String strategy(CqlSession session, String table) {
-        int dot = table.indexOf('.');
-        return session.execute("SELECT compaction FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?",
-                               table.substring(0, dot), table.substring(dot + 1))
-                      .one().getMap("compaction", String.class, String.class).get("class");
     }
 
 }
