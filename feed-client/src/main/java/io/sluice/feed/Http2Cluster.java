@@ -178,11 +178,20 @@ final class Http2Cluster implements Cluster {
             synchronized (this) {
                 if (session == null || ! usable(session)) {
                     InetSocketAddress address = new InetSocketAddress(host, port);
-                    session = tls ? http2.connect(http2.getClientConnector().getSslContextFactory(), address, this)
-                                  : http2.connect(address, this);
+                    session = tls ? connectTls(address) : http2.connect(address, this);
                 }
                 return session;
             }
+        }
+
+        /** A TLS session; one refused while offering only ChaCha20-Poly1305 is opened again with the default suites. */
+        private CompletableFuture<Session> connectTls(InetSocketAddress address) {
+            var ssl = http2.getClientConnector().getSslContextFactory();
+            boolean chaChaOnly = clients.offersChaChaOnly();
+            CompletableFuture<Session> first = http2.connect(ssl, address, this);
+            if ( ! chaChaOnly) return first;
+            return first.exceptionallyCompose(failure -> clients.chaChaRefused(failure) ? http2.connect(ssl, address, this)
+                                                                                        : CompletableFuture.failedFuture(failure));
         }
 
         /** Makes the next request open a new session; the current one closes once its streams completed. */

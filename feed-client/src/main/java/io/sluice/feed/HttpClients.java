@@ -16,6 +16,8 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509KeyManager;
 import java.security.GeneralSecurityException;
@@ -24,6 +26,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,11 +45,13 @@ final class HttpClients implements AutoCloseable {
     private final ScheduledExecutorScheduler scheduler;
     private final List<HttpClient> clients = new ArrayList<>();
     private final List<HTTP2Client> http2Clients = new ArrayList<>();
+    private volatile boolean chaChaOnly; // see FeedClientBuilder.setPreferChaCha20
 
     HttpClients(FeedClientBuilder settings, int clientCount) {
         this.settings = settings;
         this.probe = settings.sslContext == null && usesTls(settings) ? new ClientCertificateProbe(keyManager(settings)) : null;
         this.sslContext = settings.sslContext != null ? settings.sslContext : probe == null ? null : sslContext(settings, probe);
+        this.chaChaOnly = settings.preferChaCha20;
         int cpus = Runtime.getRuntime().availableProcessors();
         this.threads = new QueuedThreadPool(Math.max(Math.min(cpus, 64), 8) + clientCount, 2);
         this.threads.setName("sluice-feed");
@@ -66,13 +71,18 @@ final class HttpClients implements AutoCloseable {
      * flow control), no HPACK dynamic table for requests (every path is new: indexing them only churns the table).
      */
     HTTP2Client newHttp2Client(boolean tls, int selectors) {
+        return newHttp2Client(tls, selectors, true);
+    }
+
+    /** {@code feeding}: whether the sessions carry feed operations, which may prefer ChaCha20-Poly1305 over TLS. */
+    private HTTP2Client newHttp2Client(boolean tls, int selectors, boolean feeding) {
         ClientConnector connector = tls ? new ClientConnector() : new CleartextConnector();
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
         connector.setSelectors(selectors);
         connector.setIdleTimeout(Duration.ofMinutes(15));
         connector.setConnectTimeout(Duration.ofSeconds(30));
-        if (tls) connector.setSslContextFactory(sslContextFactory());
+        if (tls) connector.setSslContextFactory(sslContextFactory(feeding));
         HTTP2Client http2 = new HTTP2Client(connector);
         http2.setInitialSessionRecvWindow(Integer.MAX_VALUE);
         http2.setInitialStreamRecvWindow(Integer.MAX_VALUE);
@@ -99,7 +109,7 @@ final class HttpClients implements AutoCloseable {
      * 64 KiB at a time, make a tenth of the frames and reads of HTTP/2's default 16 KiB and Jetty's 8 KiB.
      */
     synchronized HttpClient newClient(boolean tls, int maxStreams, int streamWindow, int sessionWindow) {
-        HTTP2Client http2 = newHttp2Client(tls, 1);
+        HTTP2Client http2 = newHttp2Client(tls, 1, false);
         http2.setInitialStreamRecvWindow(streamWindow);
         http2.setInitialSessionRecvWindow(sessionWindow);
         http2.setMaxFrameSize(1 << 20);
@@ -126,8 +136,13 @@ final class HttpClients implements AutoCloseable {
         return client;
     }
 
-    private SslContextFactory.Client sslContextFactory() {
-        SslContextFactory.Client factory = new SslContextFactory.Client();
+    private SslContextFactory.Client sslContextFactory(boolean feeding) {
+        SslContextFactory.Client factory = ! feeding ? new SslContextFactory.Client() : new SslContextFactory.Client() {
+            @Override public void customize(SSLEngine engine) {
+                super.customize(engine);
+                if (chaChaOnly) offerChaChaOnly(engine);
+            }
+        };
         if (sslContext != null) factory.setSslContext(sslContext);
         if ( ! settings.hostnameVerification) factory.setEndpointIdentificationAlgorithm(null);
         return factory;
@@ -177,6 +192,33 @@ final class HttpClients implements AutoCloseable {
         catch (GeneralSecurityException | java.io.IOException e) {
             throw new FeedException(null, "Failed setting up TLS: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether new TLS connections offer only ChaCha20-Poly1305 suites. */
+    boolean offersChaChaOnly() { return chaChaOnly; }
+
+    /**
+     * Whether {@code failure}, of a connection that offered only ChaCha20-Poly1305 suites, was a failed handshake; if so,
+     * later connections offer the JVM's default suites, and the caller should connect again at once. A handshake that
+     * failed for another reason (a certificate) then fails again, and is reported as such.
+     */
+    boolean chaChaRefused(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLHandshakeException) {
+                chaChaOnly = false;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Leaves only the ChaCha20-Poly1305 suites (and the renegotiation signal) enabled, when any is. */
+    static void offerChaChaOnly(SSLEngine engine) {
+        String[] enabled = engine.getEnabledCipherSuites();
+        String[] chaCha = Arrays.stream(enabled)
+                                .filter(suite -> suite.contains("_CHACHA20_POLY1305_") || suite.equals("TLS_EMPTY_RENEGOTIATION_INFO_SCSV"))
+                                .toArray(String[]::new);
+        if (Arrays.stream(chaCha).anyMatch(suite -> suite.contains("_CHACHA20_"))) engine.setEnabledCipherSuites(chaCha);
     }
 
     /**

@@ -19,16 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.FileInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -45,11 +39,11 @@ class TlsInteropTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path serverStore = keystore("server", "CN=localhost", "SAN=dns:localhost");
-        Path clientStore = keystore("client", "CN=feeder", null);
-        caPem = pemCertificate(serverStore, "server", tmp.resolve("ca.pem"));
-        certPem = pemCertificate(clientStore, "client", tmp.resolve("client.pem"));
-        keyPem = pemKey(clientStore, "client", tmp.resolve("client.key"));
+        Path serverStore = TestCertificates.keystore(tmp, "server", "CN=localhost", "SAN=dns:localhost");
+        Path clientStore = TestCertificates.keystore(tmp, "client", "CN=feeder", null);
+        caPem = TestCertificates.pemCertificate(serverStore, "server", tmp.resolve("ca.pem"));
+        certPem = TestCertificates.pemCertificate(clientStore, "client", tmp.resolve("client.pem"));
+        keyPem = TestCertificates.pemKey(clientStore, "client", tmp.resolve("client.key"));
 
         SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStorePath(serverStore.toString());
@@ -83,40 +77,6 @@ class TlsInteropTest {
 
     private static URI uri(String host) {
         return URI.create("https://" + host + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort() + "/");
-    }
-
-    private static Path keystore(String alias, String dname, String san) throws Exception {
-        Path store = tmp.resolve(alias + ".p12");
-        List<String> command = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair", "-alias", alias,
-                "-keyalg", "EC", "-groupname", "secp256r1", "-dname", dname, "-validity", "2", "-storetype", "PKCS12",
-                "-keystore", store.toString(), "-storepass", "secret", "-keypass", "secret"));
-        if (san != null) command.addAll(List.of("-ext", san));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) throw new IllegalStateException("keytool failed: " + output);
-        return store;
-    }
-
-    private static KeyStore load(Path store) throws Exception {
-        KeyStore keyStore = KeyStore.getInstance("PKCS12");
-        try (InputStream in = new FileInputStream(store.toFile())) {
-            keyStore.load(in, "secret".toCharArray());
-        }
-        return keyStore;
-    }
-
-    private static Path pemCertificate(Path store, String alias, Path file) throws Exception {
-        return pem(file, "CERTIFICATE", load(store).getCertificate(alias).getEncoded());
-    }
-
-    private static Path pemKey(Path store, String alias, Path file) throws Exception {
-        return pem(file, "PRIVATE KEY", load(store).getKey(alias, "secret".toCharArray()).getEncoded());
-    }
-
-    private static Path pem(Path file, String type, byte[] der) throws IOException {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-        return Files.writeString(file, "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n");
     }
 
     private static Result put(FeedClientBuilder builder) throws Exception {
