@@ -15,6 +15,7 @@ final class ConnectionOptions {
     static final Set<String> FLAGS = Set.of("disable-ssl-hostname-verification");
     static final Set<String> OPTIONS = Set.of("endpoint", "certificate", "private-key", "ca-certificates");
     static final Set<String> MULTI = Set.of("header");
+    static final String PREFER_CHACHA20 = "sluice.feed.preferChaCha20";
 
     static final String HELP =
             "  --endpoint URL                        /document/v1 endpoint; only scheme, host and port are used\n" +
@@ -47,6 +48,8 @@ final class ConnectionOptions {
             builder.setCertificate(existing(args, "certificate"), existing(args, "private-key"));
         if (args.has("ca-certificates")) builder.setCaCertificatesFile(existing(args, "ca-certificates"));
         if (args.has("disable-ssl-hostname-verification")) builder.setHostnameVerification(false);
+        // Set by ./sluice when it runs a TLS feed without C2, which AES-GCM needs to be cheap (see the launcher).
+        builder.setPreferChaCha20(Boolean.getBoolean(PREFER_CHACHA20));
         for (String header : args.values("header")) {
             String unquoted = header.length() > 1 && (header.startsWith("'") && header.endsWith("'") || header.startsWith("\"") && header.endsWith("\""))
                               ? header.substring(1, header.length() - 1) : header;
