@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Checks the JVM options ./sluice picks for feed and visit (through SLUICE_PRINT_COMMAND, so nothing runs): C1 over
+# cleartext; over TLS, C1 and ChaCha20-Poly1305 only for a feed of a file under 256 MiB; and that no input makes the
+# launcher itself fail. Needs the CLI jar built (./mvnw package), or builds it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+echo '{"put":"id:ns:music::a","fields":{}}' > "$work/small.jsonl"
+truncate -s 300M "$work/large.jsonl" # sparse: no disk used
+failures=0
+
+# check NAME EXPECTED-OPTIONS UNEXPECTED-OPTIONS -- launcher arguments; options are space-separated
+check() {
+  local name="$1" expected="$2" unexpected="$3" command option
+  shift 4
+  if ! command="$(SLUICE_PRINT_COMMAND=1 ./sluice "$@" < /dev/null)"; then
+    echo "FAIL $name: the launcher failed"
+    failures=$((failures + 1))
+    return
+  fi
+  for option in $expected; do
+    grep -qxF -- "$option" <<<"$command" || { echo "FAIL $name: no $option in: $(tr '\n' ' ' <<<"$command")"; failures=$((failures + 1)); }
+  done
+  for option in $unexpected; do
+    ! grep -qxF -- "$option" <<<"$command" || { echo "FAIL $name: $option in: $(tr '\n' ' ' <<<"$command")"; failures=$((failures + 1)); }
+  done
+  echo "ok   $name"
+}
+
+c1=-XX:TieredStopAtLevel=1
+chacha=-Dsluice.feed.preferChaCha20=true
+check "feed, cleartext"               "$c1"         "$chacha" -- feed --endpoint http://localhost:8080/ --file "$work/small.jsonl"
+check "feed, TLS, small file"         "$c1 $chacha" ""        -- feed --endpoint https://localhost:8443/ --file "$work/small.jsonl"
+check "feed, TLS, --file=small file"  "$c1 $chacha" ""        -- feed --endpoint=https://localhost:8443/ --file="$work/small.jsonl"
+check "feed, TLS, large file"         ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/large.jsonl"
+check "feed, TLS, standard input"     ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --stdin
+check "feed, TLS, missing file"       ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/none.jsonl"
+check "visit, cleartext"              "$c1 -XX:+UseSerialGC" "$chacha" -- visit --endpoint http://localhost:8080/
+check "visit, TLS"                    "-XX:+UseSerialGC" "$c1 $chacha" -- visit --endpoint https://localhost:8443/
+check "copy, TLS source"              ""            "$c1 $chacha" -- copy --from https://localhost:8443/ --to http://localhost:8080/
+
+if ((failures > 0)); then
+  echo "$failures launcher checks failed"
+  exit 1
+fi
+echo "launcher checks passed"
