@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Checks the JVM options ./sluice picks for feed and visit (through SLUICE_PRINT_COMMAND, so nothing runs): C1 over
-# cleartext; over TLS, C1 and ChaCha20-Poly1305 only for a feed of a file under 256 MiB; and that no input makes the
-# launcher itself fail. Needs the CLI jar built (./mvnw package), or builds it.
+# Checks the JVM options ./sluice picks for feed, visit and copy (through SLUICE_PRINT_COMMAND, so nothing runs): C1
+# for a feed of a file under 256 MiB, with ChaCha20-Poly1305 over TLS, C2 for a larger one; otherwise C1 over
+# cleartext and C2 over TLS; and that no input makes the launcher itself fail. Needs the CLI jar built (./mvnw package), or builds it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +32,8 @@ check() {
 c1=-XX:TieredStopAtLevel=1
 chacha=-Dsluice.feed.preferChaCha20=true
 check "feed, cleartext"               "$c1"         "$chacha" -- feed --endpoint http://localhost:8080/ --file "$work/small.jsonl"
+check "feed, cleartext, large file"   ""            "$c1 $chacha" -- feed --endpoint http://localhost:8080/ --file "$work/large.jsonl"
+check "feed, cleartext, standard input" "$c1"       "$chacha" -- feed --endpoint http://localhost:8080/ --stdin
 check "feed, TLS, small file"         "$c1 $chacha" ""        -- feed --endpoint https://localhost:8443/ --file "$work/small.jsonl"
 check "feed, TLS, --file=small file"  "$c1 $chacha" ""        -- feed --endpoint=https://localhost:8443/ --file="$work/small.jsonl"
 check "feed, TLS, large file"         ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/large.jsonl"
