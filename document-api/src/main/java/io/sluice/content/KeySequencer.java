@@ -1,5 +1,6 @@
 package io.sluice.content;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -46,9 +47,33 @@ public final class KeySequencer {
         if (previous == null) {
             start.run();
         } else {
-            previous.whenComplete((ignored, failure) -> start.run());
+            previous.whenComplete((ignored, failure) -> startInTurn(start));
         }
         return result;
+    }
+
+    /** Tasks whose predecessor completed while this thread was already starting one, in order; null when not. */
+    private static final ThreadLocal<ArrayDeque<Runnable>> turns = new ThreadLocal<>();
+
+    /**
+     * Runs {@code start} now, or, when this thread is already starting a task further up its stack, right after that
+     * one returns. Tasks that complete at once would otherwise start their successors recursively, one stack frame
+     * group per queued task: a few hundred operations queued on one document overflowed the stack, inside
+     * CompletableFuture, which swallowed the error and left the key, and every later operation on it, waiting forever.
+     */
+    private static void startInTurn(Runnable start) {
+        ArrayDeque<Runnable> queue = turns.get();
+        if (queue != null) {
+            queue.add(start);
+            return;
+        }
+        queue = new ArrayDeque<>();
+        turns.set(queue);
+        try {
+            for (Runnable next = start; next != null; next = queue.poll()) next.run();
+        } finally {
+            turns.remove();
+        }
     }
 
     /** Number of keys with a task queued or running. */

@@ -102,4 +102,28 @@ class KeySequencerTest {
         assertFalse(queued.isDone());
     }
 
+
+    @Test
+    void run_manyQueuedTasksThatCompleteAtOnce_allRunInOrder_andTheKeyIsFreed() {
+        // Started recursively, a few hundred of these overflowed the stack and left the key waiting forever.
+        CompletableFuture<String> gate = new CompletableFuture<>();
+        sequencer.run("k", () -> gate);
+        List<Integer> order = new ArrayList<>();
+        List<CompletableFuture<Integer>> results = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            int n = i;
+            results.add(sequencer.run("k", () -> {
+                order.add(n);
+                return CompletableFuture.completedFuture(n);
+            }));
+        }
+        gate.complete("open");
+
+        assertTrue(results.stream().allMatch(result -> result.isDone() && ! result.isCompletedExceptionally()));
+        assertEquals(20_000, order.size());
+        for (int i = 0; i < order.size(); i++) assertEquals(i, order.get(i));
+        assertEquals(0, sequencer.activeKeys());
+        assertTrue(sequencer.run("k", () -> CompletableFuture.completedFuture("next")).isDone());
+    }
+
 }
