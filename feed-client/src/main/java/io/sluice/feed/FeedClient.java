@@ -12,14 +12,16 @@ import java.util.concurrent.ExecutionException;
  * Operations on the same document id are sent one after another, in the order they were given, each only after the
  * previous one (retries included) completed, and after the callbacks attached to the previous one's future (without
  * an executor) ran: a caller that prints results from its callbacks prints an id's results in feed order.
- * Operations on different ids run concurrently, as many as the throttler allows. Every method is thread-safe. A method that must wait for room in the client blocks the caller, or, when
- * the client is built with {@code setBlockWhenFull(false)}, returns a future already failed with a
+ * Operations on different ids run concurrently, as many as the throttler allows. Every method is thread-safe. A method
+ * that must wait for room in the client blocks the caller until a batch of held operations (up to 32) completed, or,
+ * when the client is built with {@code setBlockWhenFull(false)}, returns a future already failed with a
  * {@link FeedException}.
  * <p>
  * The returned futures complete with a {@link Result} for 200 and 412; with a {@link ResultException} for 502, 504
  * and 507; with a {@link ResultParseException} when a response body is not a JSON object; and with a
  * {@link FeedException} for every other status, for transport failures once retries ran out, and when the circuit
- * breaker opened or the client was closed. They complete on a client thread: do not block in their callbacks.
+ * breaker opened or the client was closed. They complete on a client thread, often the one that reads the connection:
+ * do not block in their callbacks, or every connection that thread serves waits.
  */
 public interface FeedClient extends AutoCloseable {
 

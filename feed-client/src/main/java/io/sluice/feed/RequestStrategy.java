@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,7 +23,8 @@ import java.util.function.DoubleSupplier;
  * an executor), so a caller sees an id's results in the order the operations were enqueued.
  * <p>
  * There is no dispatcher thread: whoever frees a slot or enqueues an operation drains the ready queue, one drainer at a
- * time. Memory is bounded by {@code maxPending} operations held in total; beyond that {@link #enqueue} blocks or fails.
+ * time. Memory is bounded by {@code maxPending} operations held in total; beyond that {@link #enqueue} fails, or blocks
+ * until a batch of them has completed (see {@link Permits}).
  */
 final class RequestStrategy implements AutoCloseable {
 
@@ -42,7 +42,7 @@ final class RequestStrategy implements AutoCloseable {
     private final Queue<Operation> ready = new ConcurrentLinkedQueue<>();
     private final AtomicLong inflight = new AtomicLong();
     private final AtomicInteger drainers = new AtomicInteger();
-    private final Semaphore pending;
+    private final Permits pending;
     private final Object idle = new Object();
     private final AtomicReference<CircuitBreaker.State> seenState = new AtomicReference<>(CircuitBreaker.State.CLOSED);
     private volatile boolean closed = false;
@@ -60,7 +60,7 @@ final class RequestStrategy implements AutoCloseable {
         this.random = random;
         this.maxPending = maxPending;
         this.blockWhenFull = blockWhenFull;
-        this.pending = new Semaphore(maxPending);
+        this.pending = new Permits(maxPending, Math.max(1, Math.min(32, maxPending / 8)));
     }
 
     /**
@@ -107,7 +107,7 @@ final class RequestStrategy implements AutoCloseable {
             inflight.decrementAndGet();
             drain();
         }
-        if (pending.availablePermits() == maxPending)
+        if (pending.available() == maxPending)
             synchronized (idle) { idle.notifyAll(); }
     }
 
@@ -234,7 +234,10 @@ final class RequestStrategy implements AutoCloseable {
     long inflight() { return inflight.get(); }
 
     /** Operations held by the client: in flight, chained behind another on the same id, or waiting for a slot. */
-    int pending() { return maxPending - pending.availablePermits(); }
+    int pending() { return maxPending - pending.available(); }
+
+    /** Callers blocked in {@link #enqueue} until there is room. */
+    int waitingForRoom() { return pending.waiting(); }
 
     long nanoTime() { return scheduler.nanoTime(); }
 

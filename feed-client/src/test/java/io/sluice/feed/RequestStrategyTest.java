@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RequestStrategyTest {
@@ -266,6 +267,22 @@ class RequestStrategyTest {
         assertTrue(waiting.isCompletedExceptionally());
         assertTrue(enqueue(strategy, "id:ns:t::c", "c").isCompletedExceptionally());
         assertEquals(1, cluster.count());
+    }
+
+    @Test
+    void full_whenBlocking_waitsUntilABatchCompleted() throws Exception {
+        RequestStrategy strategy = strategy(throttler, 16, true); // batches of 2
+        for (int i = 0; i < 16; i++) enqueue(strategy, "id:ns:t::" + i, "" + i);
+        assertEquals(16, strategy.pending());
+        CompletableFuture<CompletableFuture<HttpResponse>> blocked = CompletableFuture.supplyAsync(() -> enqueue(strategy, "id:ns:t::x", "x"));
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> { while (strategy.waitingForRoom() == 0) Thread.onSpinWait(); });
+        cluster.get(0).respond(200);
+        cluster.get(1).respond(200);
+        CompletableFuture<HttpResponse> last = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> blocked.get());
+        assertEquals(17, cluster.count());
+        assertEquals(15, strategy.pending());
+        cluster.get(16).respond(200);
+        assertEquals(200, last.get().code());
     }
 
     @Test
