@@ -21,7 +21,7 @@ public final class KeySequencer {
     /**
      * Starts {@code task} once every earlier task with an equal key has completed, and completes with its result.
      * The task is started on the thread that completes its predecessor (or the caller's), so it must only hand work
-     * off, never block. A task that throws completes the result exceptionally.
+     * off, never block. A task that throws, or returns null, completes the result exceptionally.
      */
     public <T> CompletableFuture<T> run(Object key, Supplier<CompletableFuture<T>> task) {
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -34,6 +34,7 @@ public final class KeySequencer {
             } catch (RuntimeException | Error e) {
                 running = CompletableFuture.failedFuture(e);
             }
+            if (running == null) running = CompletableFuture.failedFuture(new NullPointerException("The task returned no future"));
             running.whenComplete((value, failure) -> {
                 tails.remove(key, done);
                 done.complete(null);
@@ -69,11 +70,21 @@ public final class KeySequencer {
         }
         queue = new ArrayDeque<>();
         turns.set(queue);
+        Throwable first = null;
         try {
-            for (Runnable next = start; next != null; next = queue.poll()) next.run();
+            for (Runnable next = start; next != null; next = queue.poll()) {
+                try {
+                    next.run();
+                } catch (Throwable t) { // a start cannot fail but by the VM's errors; the tasks queued here still get theirs
+                    if (first == null) first = t;
+                    else first.addSuppressed(t);
+                }
+            }
         } finally {
             turns.remove();
         }
+        if (first instanceof RuntimeException e) throw e;
+        if (first instanceof Error e) throw e;
     }
 
     /** Number of keys with a task queued or running. */

@@ -81,6 +81,19 @@ class KeySequencerTest {
     }
 
     @Test
+    void run_taskReturningNoFuture_failsAndFreesTheKey() {
+        CompletableFuture<String> first = new CompletableFuture<>();
+        sequencer.run("k", () -> task("first", first));
+        CompletableFuture<String> broken = sequencer.run("k", () -> null);
+        CompletableFuture<String> next = sequencer.run("k", () -> task("next", CompletableFuture.completedFuture("ok")));
+
+        first.complete("1");
+        assertTrue(broken.isCompletedExceptionally());
+        assertEquals("ok", next.join());
+        assertEquals(0, sequencer.activeKeys());
+    }
+
+    @Test
     void run_allCompleted_keepsNoKeys() {
         CompletableFuture<String> pending = new CompletableFuture<>();
         sequencer.run("k", () -> pending);
