@@ -8,7 +8,9 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.ssl.SslClientConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -80,7 +82,7 @@ final class HttpClients implements AutoCloseable {
 
     /** {@code feeding}: whether the sessions carry feed operations, which may prefer ChaCha20-Poly1305 over TLS. */
     private HTTP2Client newHttp2Client(boolean tls, int selectors, boolean feeding) {
-        ClientConnector connector = tls ? new ClientConnector() : new CleartextConnector();
+        ClientConnector connector = tls ? new TlsConnector() : new CleartextConnector();
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
         connector.setSelectors(selectors);
@@ -236,6 +238,23 @@ final class HttpClients implements AutoCloseable {
     /** A connector for cleartext only, which does not load the JVM's TLS machinery at start-up for nothing. */
     private static final class CleartextConnector extends ClientConnector {
         @Override protected SslContextFactory.Client newSslContextFactory() { return null; }
+    }
+
+    /**
+     * TLS with heap buffers for the encrypted bytes. Jetty's default, direct buffers, makes the JDK's ChaCha20-Poly1305
+     * (plain Java under C1) copy every record into a new array and back: ~2.3 KB of garbage per put in a JFR
+     * allocation profile of a TLS feed, a seventh of all. With heap buffers the cipher works in place and the
+     * socket's copy to a direct buffer reuses one per thread.
+     */
+    private static final class TlsConnector extends ClientConnector {
+        @Override public ClientConnectionFactory newSslClientConnectionFactory(SslContextFactory.Client ssl, ClientConnectionFactory factory) {
+            ClientConnectionFactory created = super.newSslClientConnectionFactory(ssl, factory);
+            if (created instanceof SslClientConnectionFactory tlsFactory) {
+                tlsFactory.setDirectBuffersForEncryption(false);
+                tlsFactory.setDirectBuffersForDecryption(false);
+            }
+            return created;
+        }
     }
 
     /** {@code scheme://host:port} of an endpoint, with the default port made explicit. */
