@@ -85,6 +85,7 @@ public final class KeySequencer {
         }
         if (first instanceof RuntimeException e) throw e;
         if (first instanceof Error e) throw e;
+        if (first != null) throw new IllegalStateException("A queued task failed to start", first); // a checked one, thrown sneakily
     }
 
     /** Number of keys with a task queued or running. */

@@ -115,7 +115,6 @@ class KeySequencerTest {
         assertFalse(queued.isDone());
     }
 
-
     @Test
     void run_manyQueuedTasksThatCompleteAtOnce_allRunInOrder_andTheKeyIsFreed() {
         // Started recursively, a few hundred of these overflowed the stack and left the key waiting forever.

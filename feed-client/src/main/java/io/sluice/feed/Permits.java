@@ -78,8 +78,6 @@ final class Permits {
 
     int available() { return free.get(); }
 
-    int max() { return max; }
-
     /** Threads waiting in {@link #acquire}. */
     int waiting() { return waiting.get(); }
 
