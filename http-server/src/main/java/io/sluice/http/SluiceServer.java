@@ -85,7 +85,8 @@ public final class SluiceServer {
             registry.register(UserHandlers.create(handler, builder.classLoader));
 
         server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime, new HeaderSizeLimitHandler(
-                AccessControl.wrap(compression(new BindingRouter(registry.registrations())), cluster, builder.environment)))));
+                AccessControl.wrap(new CompressionWhenAsked(compression(new BindingRouter(registry.registrations()))), cluster,
+                                   builder.environment)))));
         if (cluster.accessLog().enabled())
             server.setRequestLog(JsonRequestLog.of(cluster.accessLog()));
 

@@ -25,6 +25,7 @@ import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** Every protocol path over real sockets: HTTP/1.1, h2c by prior knowledge and by upgrade, HTTP/1.1 and h2 over TLS. */
 class ProtocolTest {
@@ -136,6 +137,22 @@ class ProtocolTest {
         assertEquals(HttpStatus.OK_200, response.getStatus());
         assertEquals("gzip", response.getHeaders().get(HttpHeader.CONTENT_ENCODING));
         assertArrayEquals(body, gunzip(response.getContent()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = { "H1", "H2C_PRIOR_KNOWLEDGE", "H2_TLS" })
+    void responseBody_isPlainButVariesWhenNoEncodingIsAccepted(Transport transport) throws Exception {
+        byte[] body = "compressible ".repeat(200).getBytes(StandardCharsets.UTF_8);
+        var client = start().client(transport);
+        client.getContentDecoderFactories().clear(); // no Accept-Encoding
+        ContentResponse response = client.newRequest(fixture.uri(transport, "/echo/plain"))
+                                         .method(HttpMethod.POST)
+                                         .body(new BytesRequestContent("text/plain", body))
+                                         .send();
+        assertEquals(HttpStatus.OK_200, response.getStatus());
+        assertNull(response.getHeaders().get(HttpHeader.CONTENT_ENCODING));
+        assertEquals("Accept-Encoding", response.getHeaders().get(HttpHeader.VARY));
+        assertArrayEquals(body, response.getContent());
     }
 
     static byte[] gzip(byte[] data) throws IOException {
