@@ -1,6 +1,6 @@
 package io.sluice.container;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -14,16 +14,18 @@ public final class LatencyHistogram {
     private static final double GROWTH = 1.1892071150027210; // 2^(1/4)
     private static final double FIRST_NANOS = 1_000;
 
-    private final AtomicLongArray buckets = new AtomicLongArray(BUCKETS);
-    private final LongAdder count = new LongAdder();
+    private final LongAdder[] buckets = new LongAdder[BUCKETS]; // striped under contention, as the sum is
     private final LongAdder sum = new LongAdder();
     private final LongAccumulator max = new LongAccumulator(Math::max, 0);
+
+    public LatencyHistogram() {
+        Arrays.setAll(buckets, __ -> new LongAdder());
+    }
 
     /** Records one latency. */
     public void record(long nanos) {
         long value = Math.max(0, nanos);
-        buckets.incrementAndGet(bucket(value));
-        count.increment();
+        buckets[bucket(value)].increment();
         sum.add(value);
         max.accumulate(value);
     }
@@ -46,7 +48,10 @@ public final class LatencyHistogram {
     }
 
     public long count() {
-        return count.sum();
+        long count = 0;
+        for (LongAdder bucket : buckets)
+            count += bucket.sum();
+        return count;
     }
 
     public long sumNanos() {
@@ -62,7 +67,7 @@ public final class LatencyHistogram {
         long total = 0;
         long[] copy = new long[BUCKETS];
         for (int i = 0; i < BUCKETS; i++) {
-            copy[i] = buckets.get(i);
+            copy[i] = buckets[i].sum();
             total += copy[i];
         }
         if (total == 0)

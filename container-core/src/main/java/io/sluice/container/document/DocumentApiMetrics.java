@@ -5,6 +5,7 @@ import io.sluice.container.Metric;
 import io.sluice.container.MetricsSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +28,18 @@ import java.util.function.Supplier;
 public final class DocumentApiMetrics implements MetricsSource {
 
     private final ConcurrentMap<String, LongAdder> requests = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, LongAdder> responses = new ConcurrentHashMap<>();
-    private final ConcurrentMap<List<String>, LongAdder> operations = new ConcurrentHashMap<>();
+    private final LongAdder[] responses = new LongAdder[10]; // by status / 100: no key is made per response
+    private final ConcurrentMap<String, ConcurrentMap<String, LongAdder>> operations = new ConcurrentHashMap<>(); // type, outcome
     private final ConcurrentMap<String, LongAdder> visits = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LongAdder> visitedDocuments = new ConcurrentHashMap<>();
     private final LatencyHistogram latency = new LatencyHistogram();
     private final LongAdder bytesReceived = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
     private volatile Supplier<List<Metric>> gauges = List::of;
+
+    public DocumentApiMetrics() {
+        Arrays.setAll(responses, __ -> new LongAdder());
+    }
 
     /** Counts a request with {@code method}. */
     public void request(String method) {
@@ -43,13 +48,14 @@ public final class DocumentApiMetrics implements MetricsSource {
 
     /** Counts a response with {@code status} that took {@code latencyNanos} from arrival to being decided. */
     public void response(int status, long latencyNanos) {
-        responses.computeIfAbsent((status / 100) + "xx", __ -> new LongAdder()).increment();
+        responses[Math.floorMod(status / 100, responses.length)].increment();
         latency.record(latencyNanos);
     }
 
     /** Counts an operation ({@code put}, {@code get}, {@code update}, {@code remove}) and how it ended. */
     public void operation(String type, String outcome) {
-        operations.computeIfAbsent(List.of(type, outcome), __ -> new LongAdder()).increment();
+        operations.computeIfAbsent(type, __ -> new ConcurrentHashMap<>())
+                  .computeIfAbsent(outcome, __ -> new LongAdder()).increment();
     }
 
     /** Counts a started visit of {@code kind} ({@code visit}, {@code copy}, {@code update-where}, {@code delete-where}). */
@@ -83,7 +89,8 @@ public final class DocumentApiMetrics implements MetricsSource {
 
     /** The number of operations of {@code type} that ended with {@code outcome}, for tests and logs. */
     public long operations(String type, String outcome) {
-        LongAdder adder = operations.get(List.of(type, outcome));
+        Map<String, LongAdder> outcomes = operations.get(type);
+        LongAdder adder = outcomes == null ? null : outcomes.get(outcome);
         return adder == null ? 0 : adder.sum();
     }
 
@@ -91,10 +98,14 @@ public final class DocumentApiMetrics implements MetricsSource {
     public List<Metric> metrics() {
         List<Metric> metrics = new ArrayList<>();
         requests.forEach((method, count) -> metrics.add(Metric.counter("httpapi_requests", Map.of("httpMethod", method), count.sum())));
-        responses.forEach((status, count) -> metrics.add(Metric.counter("httpapi_responses", Map.of("statusClass", status), count.sum())));
-        operations.forEach((key, count) -> metrics.add(Metric.counter("httpapi_operations",
-                                                                     Map.of("operation", key.get(0), "outcome", key.get(1)),
-                                                                     count.sum())));
+        for (int statusClass = 0; statusClass < responses.length; statusClass++) {
+            long count = responses[statusClass].sum();
+            if (count > 0)
+                metrics.add(Metric.counter("httpapi_responses", Map.of("statusClass", statusClass + "xx"), count));
+        }
+        operations.forEach((type, outcomes) -> outcomes.forEach(
+                (outcome, count) -> metrics.add(Metric.counter("httpapi_operations", Map.of("operation", type, "outcome", outcome),
+                                                               count.sum()))));
         visits.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visits", Map.of("operation", kind), count.sum())));
         visitedDocuments.forEach((kind, count) -> metrics.add(Metric.counter("httpapi_visited_documents",
                                                                             Map.of("operation", kind), count.sum())));
@@ -114,8 +125,7 @@ public final class DocumentApiMetrics implements MetricsSource {
                                    "httpapi_failed_insufficient_storage", "httpapi_failed_unknown", "httpapi_parse_error",
                                    "httpapi_condition_not_met", "httpapi_not_found"))
             counts.put(name, 0L);
-        operations.forEach((key, adder) -> {
-            String type = key.get(0), outcome = key.get(1);
+        operations.forEach((type, outcomes) -> outcomes.forEach((outcome, adder) -> {
             if (!(type.equals("put") || type.equals("update") || type.equals("remove")) || outcome.equals("dry_run"))
                 return;
             long n = adder.sum();
@@ -132,7 +142,7 @@ public final class DocumentApiMetrics implements MetricsSource {
                                  : outcome.equals("insufficient_storage") ? "httpapi_failed_insufficient_storage"
                                  : "httpapi_failed_unknown", n, Long::sum);
             }
-        });
+        }));
         List<Metric> metrics = new ArrayList<>();
         counts.forEach((name, count) -> metrics.add(Metric.counter(name, Map.of(), count)));
         return metrics;
