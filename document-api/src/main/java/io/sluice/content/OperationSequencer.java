@@ -25,7 +25,7 @@ public final class OperationSequencer {
     private final Clock clock;
     private final int maxPending;
     private final BooleanSupplier closed;
-    private final BiFunction<String, Throwable, Outcome> failures;
+    private final BiFunction<OperationName, Throwable, Outcome> failures;
     private final KeySequencer keys = new KeySequencer();
     private final AtomicInteger pending = new AtomicInteger();
 
@@ -39,7 +39,7 @@ public final class OperationSequencer {
      *                   unwrapped from any {@link CompletionException}
      */
     public OperationSequencer(String engine, Clock clock, int maxPending, BooleanSupplier closed,
-                              BiFunction<String, Throwable, Outcome> failures) {
+                              BiFunction<OperationName, Throwable, Outcome> failures) {
         if (maxPending < 1) {
             throw new IllegalArgumentException("maxPending must be positive, but was " + maxPending);
         }
@@ -56,9 +56,9 @@ public final class OperationSequencer {
      * operations are pending. {@code operation} starts on the thread that completed its predecessor (or the caller's),
      * so it must hand work off, never block; it may throw.
      *
-     * @param what how messages name the operation, e.g. "put of 'id:ns:music::a'"
+     * @param what how messages name the operation
      */
-    public CompletableFuture<Outcome> run(Object key, String what, Instant deadline,
+    public CompletableFuture<Outcome> run(Object key, OperationName what, Instant deadline,
                                           Supplier<CompletableFuture<Outcome>> operation) {
         Outcome refusal = refusal(what, deadline);
         if (refusal != null) {
@@ -87,7 +87,7 @@ public final class OperationSequencer {
     }
 
     /** Why an operation must not start now: the engine is closed or {@code deadline} has passed; null if it may. */
-    public Outcome refusal(String what, Instant deadline) {
+    public Outcome refusal(OperationName what, Instant deadline) {
         if (closed.getAsBoolean()) {
             return closedOutcome();
         }
@@ -107,7 +107,7 @@ public final class OperationSequencer {
         return pending.get();
     }
 
-    private Outcome failed(String what, Throwable failure) {
+    private Outcome failed(OperationName what, Throwable failure) {
         Throwable cause = failure;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();

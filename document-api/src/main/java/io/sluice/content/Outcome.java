@@ -141,8 +141,8 @@ public final class Outcome {
         return conditionFailed("Condition '" + condition + "' is not met: document '" + id + "' does not exist");
     }
 
-    /** An operation, described by {@code what} (e.g. "put of 'id:...'"), whose deadline passed before it started. */
-    public static Outcome deadlinePassed(String what, Instant deadline) {
+    /** An operation, described by {@code what} (e.g. an {@link OperationName}), whose deadline passed before it started. */
+    public static Outcome deadlinePassed(Object what, Instant deadline) {
         return timeout(what + " timed out: deadline " + deadline + " passed");
     }
 

@@ -28,8 +28,9 @@ class OperationSequencerTest {
     private final OperationSequencer sequencer = new OperationSequencer(
             "test", clock, 2, closed::get, (what, failure) -> Outcome.error(what + " broke: " + failure.getMessage()));
 
+    /** Runs a put of {@code key}, which records {@code name} when it starts. */
     private CompletableFuture<Outcome> run(String key, String name, CompletableFuture<Outcome> result) {
-        return sequencer.run(key, name, DEADLINE, () -> {
+        return sequencer.run(key, new OperationName("put", key), DEADLINE, () -> {
             started.add(name);
             return result;
         });
@@ -92,7 +93,7 @@ class OperationSequencerTest {
 
     @Test
     void run_documentException_isErrorWithItsMessage() {
-        CompletableFuture<Outcome> outcome = sequencer.run("a", "update of 'a'", DEADLINE, () -> {
+        CompletableFuture<Outcome> outcome = sequencer.run("a", new OperationName("update", "a"), DEADLINE, () -> {
             throw new InvalidDocumentException("Field 'genre' is not defined in document type 'music'");
         });
         assertEquals(Outcome.error("Field 'genre' is not defined in document type 'music'"), outcome.join());

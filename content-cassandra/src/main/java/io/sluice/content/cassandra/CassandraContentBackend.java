@@ -8,6 +8,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
+import io.sluice.content.OperationName;
 import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.OperationOptions;
@@ -133,7 +134,7 @@ public final class CassandraContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions op) {
         DocumentId id = document.id();
-        String what = "put of '" + id + "'";
+        OperationName what = new OperationName("put", id);
         if (writesWithoutRead(op)) {
             return submit(id, op, what, () -> writer.writePlain(id, op, what, WriteRules.putWithoutRead(document, op)));
         }
@@ -144,7 +145,7 @@ public final class CassandraContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions op) {
         Objects.requireNonNull(fields, "fields");
-        String what = "get of '" + id + "'";
+        OperationName what = new OperationName("get", id);
         // Answered on the driver's thread that completes the read: deciding takes microseconds, and a hop to the
         // backend's threads cost more than that in wake-ups.
         return submit(id, op, what, () -> writer.get(id, op, options.consistency()).thenApply(
@@ -154,14 +155,14 @@ public final class CassandraContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions op) {
         DocumentId id = update.id();
-        String what = "update of '" + id + "'";
+        OperationName what = new OperationName("update", id);
         return submit(id, op, what, () -> writer.write(id, op, what,
                                                        previous -> WriteRules.update(update, previous, op, clock)));
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions op) {
-        String what = "remove of '" + id + "'";
+        OperationName what = new OperationName("remove", id);
         if (writesWithoutRead(op)) {
             return submit(id, op, what, () -> writer.writePlain(id, op, what, WriteRules.removeWithoutRead(id, op)));
         }
@@ -187,7 +188,7 @@ public final class CassandraContentBackend implements ContentBackend {
     }
 
     /** Admission, per-id ordering and failure mapping around {@code operation}. */
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions op, String what,
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationOptions op, OperationName what,
                                               Supplier<CompletableFuture<Outcome>> operation) {
         return sequencer.run(new ChainKey(op.bucketSpace(), id), what, op.deadline(), operation);
     }

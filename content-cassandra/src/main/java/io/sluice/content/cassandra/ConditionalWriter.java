@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.sluice.document.BucketId;
 import io.sluice.document.DocumentId;
+import io.sluice.content.OperationName;
 import io.sluice.content.Decision;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
@@ -103,12 +104,12 @@ final class ConditionalWriter {
      * Reads the current version, lets {@code decide} (the {@link io.sluice.content.WriteRules}, given the version as
      * they see it, or null for none) choose an outcome or a new version, and writes it.
      */
-    CompletableFuture<Outcome> write(DocumentId id, OperationOptions op, String what,
+    CompletableFuture<Outcome> write(DocumentId id, OperationOptions op, OperationName what,
                                      Function<Version, Decision> decide) {
         return attempt(id, op, what, decide, 1, options.consistency());
     }
 
-    private CompletableFuture<Outcome> attempt(DocumentId id, OperationOptions op, String what,
+    private CompletableFuture<Outcome> attempt(DocumentId id, OperationOptions op, OperationName what,
                                                Function<Version, Decision> decide, int attempt,
                                                ConsistencyLevel readLevel) {
         return read(id, op, readLevel).handleAsync((current, readFailure) -> {
@@ -142,7 +143,7 @@ final class ConditionalWriter {
      * Writes {@code decision} with a lightweight transaction that applies only if the row still holds {@code current}
      * (null: no row).
      */
-    private CompletableFuture<Outcome> compareAndSet(DocumentId id, OperationOptions op, String what,
+    private CompletableFuture<Outcome> compareAndSet(DocumentId id, OperationOptions op, OperationName what,
                                                      Function<Version, Decision> decide, int attempt,
                                                      StoredVersion current, Decision decision, long timestamp) {
         boolean removed = decision.isTombstone();
@@ -171,7 +172,7 @@ final class ConditionalWriter {
      * After losing a race: decide again on the version a serial read sees, unless out of attempts, after a pause that
      * grows with the attempts (with jitter, so racing writers spread out rather than collide again at once).
      */
-    private CompletableFuture<Outcome> retry(DocumentId id, OperationOptions op, String what,
+    private CompletableFuture<Outcome> retry(DocumentId id, OperationOptions op, OperationName what,
                                              Function<Version, Decision> decide, int attempt) {
         if (attempt >= MAX_ATTEMPTS) {
             return CompletableFuture.completedFuture(Outcome.overload(
@@ -194,7 +195,7 @@ final class ConditionalWriter {
      * cannot be told, so the outcome is a TIMEOUT, as when the check itself keeps failing until the deadline (a 504,
      * which clients take as "effect unknown" and do not retry). Trying again there could apply an update twice.
      */
-    private CompletableFuture<Outcome> resolveUnknown(DocumentId id, OperationOptions op, String what,
+    private CompletableFuture<Outcome> resolveUnknown(DocumentId id, OperationOptions op, OperationName what,
                                                       Function<Version, Decision> decide, int attempt,
                                                       StoredVersion read, UUID attemptId, Outcome written,
                                                       Throwable failure) {
@@ -257,7 +258,7 @@ final class ConditionalWriter {
      * statement, timestamps included, so it applies once however often it is sent, after a growing pause until the
      * deadline; then it is a TIMEOUT. A failure that certainly applied nothing is the operation's outcome.
      */
-    CompletableFuture<Outcome> writePlain(DocumentId id, OperationOptions op, String what, Decision decision) {
+    CompletableFuture<Outcome> writePlain(DocumentId id, OperationOptions op, OperationName what, Decision decision) {
         if (missed(op.deadline())) {
             return CompletableFuture.completedFuture(Outcome.deadlinePassed(what, op.deadline()));
         }
@@ -272,7 +273,7 @@ final class ConditionalWriter {
         return sendPlain(write, op, what, decision.written(timestamp), 1);
     }
 
-    private CompletableFuture<Outcome> sendPlain(BoundStatement write, OperationOptions op, String what,
+    private CompletableFuture<Outcome> sendPlain(BoundStatement write, OperationOptions op, OperationName what,
                                                  Outcome written, int tries) {
         return session.executeAsync(write.setTimeout(remaining(op.deadline()))).toCompletableFuture()
                       .handle((result, failure) -> {

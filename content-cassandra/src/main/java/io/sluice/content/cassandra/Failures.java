@@ -56,7 +56,7 @@ final class Failures {
      * The outcome for a failed read, or a failed write that {@link #certainlyNotApplied} says did not apply, about
      * {@code what} (e.g. "put of 'id:...'"); its message names the cause.
      */
-    static Outcome outcome(Throwable failure, String what) {
+    static Outcome outcome(Throwable failure, Object what) {
         String detail = describe(failure);
         Throwable cause = unwrap(failure);
         if (cause instanceof WriteTimeoutException || cause instanceof ReadTimeoutException
@@ -85,7 +85,7 @@ final class Failures {
      * retryable UNAVAILABLE rather than the TIMEOUT a client must take as "maybe applied"; otherwise as
      * {@link #outcome}.
      */
-    static Outcome beforeWrite(Throwable failure, String what) {
+    static Outcome beforeWrite(Throwable failure, Object what) {
         Outcome outcome = outcome(failure, what);
         if (outcome.status() != Outcome.Status.TIMEOUT) {
             return outcome;
@@ -105,7 +105,7 @@ final class Failures {
      * {@link ContentUnavailableException} when {@link #outcome} would say UNAVAILABLE (so the client gets a retryable
      * 503), else the failure itself.
      */
-    static CompletionException visitFailure(Throwable failure, String what) {
+    static CompletionException visitFailure(Throwable failure, Object what) {
         Throwable cause = unwrap(failure);
         Outcome outcome = outcome(cause, what);
         if (outcome.status() == Outcome.Status.UNAVAILABLE) {

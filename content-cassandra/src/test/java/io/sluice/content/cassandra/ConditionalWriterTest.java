@@ -71,7 +71,7 @@ class ConditionalWriterTest {
             });
 
     private Outcome put(Duration timeout) throws Exception {
-        return writer.write(ID, OperationOptions.until(clock.instant().plus(timeout)), "put of '" + ID + "'",
+        return writer.write(ID, OperationOptions.until(clock.instant().plus(timeout)), new io.sluice.content.OperationName("put", ID),
                             current -> Decision.write(DOCUMENT, Version.isLive(current)))
                      .get(1, TimeUnit.MINUTES);
     }
@@ -182,7 +182,7 @@ class ConditionalWriterTest {
                                                                 WriteType.SIMPLE)))
                  .then(call -> applied());
         Outcome outcome = writer.writePlain(ID, OperationOptions.until(clock.instant().plusSeconds(30)),
-                                            "put of '" + ID + "'", io.sluice.content.WriteRules.putWithoutRead(DOCUMENT, OperationOptions.until(clock.instant())))
+                                            new io.sluice.content.OperationName("put", ID), io.sluice.content.WriteRules.putWithoutRead(DOCUMENT, OperationOptions.until(clock.instant())))
                                 .get(1, TimeUnit.MINUTES);
         assertEquals(Status.SUCCESS, outcome.status(), outcome.toString());
         assertEquals(List.of("UPDATE", "UPDATE"), cassandra.verbs());
@@ -198,7 +198,7 @@ class ConditionalWriterTest {
                                                                     WriteType.SIMPLE)));
         }
         Outcome outcome = writer.writePlain(ID, OperationOptions.until(clock.instant().plusMillis(1000)),
-                                            "put of '" + ID + "'", io.sluice.content.WriteRules.putWithoutRead(DOCUMENT, OperationOptions.until(clock.instant())))
+                                            new io.sluice.content.OperationName("put", ID), io.sluice.content.WriteRules.putWithoutRead(DOCUMENT, OperationOptions.until(clock.instant())))
                                 .get(1, TimeUnit.MINUTES);
         assertEquals(Status.TIMEOUT, outcome.status(), outcome.toString());
         assertEquals(3, cassandra.verbs().size());

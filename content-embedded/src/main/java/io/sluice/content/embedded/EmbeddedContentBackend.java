@@ -3,6 +3,7 @@ package io.sluice.content.embedded;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
+import io.sluice.content.OperationName;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentStatistics;
 import io.sluice.content.DocumentKey;
@@ -181,27 +182,27 @@ public final class EmbeddedContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
         Objects.requireNonNull(document, "document");
-        return submit(document.id(), "put of '" + document.id() + "'", options, Access.WRITE,
+        return submit(document.id(), new OperationName("put", document.id()), options, Access.WRITE,
                       (families, key, reads) -> operations.put(families, key, document, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
-        return submit(id, "get of '" + id + "'", options, Access.READ,
+        return submit(id, new OperationName("get", id), options, Access.READ,
                       (families, key, reads) -> operations.get(families, key, id, fields, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         Objects.requireNonNull(update, "update");
-        return submit(update.id(), "update of '" + update.id() + "'", options, Access.WRITE,
+        return submit(update.id(), new OperationName("update", update.id()), options, Access.WRITE,
                       (families, key, reads) -> operations.update(families, key, update, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
-        return submit(id, "remove of '" + id + "'", options, Access.REMOVE,
+        return submit(id, new OperationName("remove", id), options, Access.REMOVE,
                       (families, key, reads) -> operations.remove(families, key, id, options, reads));
     }
 
@@ -274,7 +275,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                  sequencer.pending(), recoveryTime);
     }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, String what, OperationOptions options, Access access,
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationName what, OperationOptions options, Access access,
                                               Operation operation) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(options, "options");
@@ -291,7 +292,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * than handing it to a store thread and back. Otherwise it runs again on a store thread, which may wait for a file
      * read. Only the {@link GroupWriter}'s thread writes, so no caller ever waits for a write (or a write stall).
      */
-    private CompletableFuture<Outcome> start(DocumentId id, String what, OperationOptions options, Access access,
+    private CompletableFuture<Outcome> start(DocumentId id, OperationName what, OperationOptions options, Access access,
                                              RocksStore.Families families, byte[] key, Operation operation) {
         if (!closed.get()) {
             callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
@@ -342,7 +343,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * The operation on the calling thread, reading only what the memtables and the block cache hold. Null if it would
      * have needed a file read: then a store thread does it again.
      */
-    private CompletableFuture<Outcome> runWithoutWaiting(DocumentId id, String what, OperationOptions options,
+    private CompletableFuture<Outcome> runWithoutWaiting(DocumentId id, OperationName what, OperationOptions options,
                                                          Access access, RocksStore.Families families, byte[] key,
                                                          Operation operation) {
         Outcome early = refusal(id, what, options, access);
@@ -378,7 +379,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     /** Why the operation must not run now (the executor's queue may have held it), or null if it may. */
-    private Outcome refusal(DocumentId id, String what, OperationOptions options, Access access) {
+    private Outcome refusal(DocumentId id, OperationName what, OperationOptions options, Access access) {
         Outcome refusal = sequencer.refusal(what, options.deadline());
         if (refusal == null && access == Access.WRITE && !disk.hasRoom()) {
             return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
@@ -398,7 +399,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         if (cause instanceof IllegalStateException) {
             return sequencer.closedOutcome();
         }
-        return unexpected("write of '" + id + "'", cause);
+        return unexpected(new OperationName("write", id), cause);
     }
 
     private static Outcome storeFailure(DocumentId id, RocksDBException e) {
@@ -411,7 +412,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         return Outcome.error("Store operation on '" + id + "' failed: " + e.getMessage());
     }
 
-    private static Outcome unexpected(String what, Throwable failure) {
+    private static Outcome unexpected(OperationName what, Throwable failure) {
         log.error("Unexpected failure of {}", what, failure);
         return Outcome.error("Unexpected failure of " + what + ": " + failure);
     }

@@ -10,6 +10,7 @@ import io.sluice.content.ContentStatistics;
 import io.sluice.content.Decision;
 import io.sluice.content.DocumentKey;
 import io.sluice.content.OperationOptions;
+import io.sluice.content.OperationName;
 import io.sluice.content.OperationSequencer;
 import io.sluice.content.Outcome;
 import io.sluice.content.Timestamps;
@@ -96,7 +97,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
         DocumentId id = document.id();
-        return submit(id, "put of '" + id + "'", options, (store, key, previous) -> {
+        return submit(id, new OperationName("put", id), options, (store, key, previous) -> {
             Decision decision = WriteRules.put(document, previous, options, clock);
             return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
         });
@@ -105,14 +106,14 @@ public final class InMemoryContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
-        return submit(id, "get of '" + id + "'", options,
+        return submit(id, new OperationName("get", id), options,
                       (store, key, current) -> WriteRules.get(id, current, fields, options, clock));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         DocumentId id = update.id();
-        return submit(id, "update of '" + id + "'", options, (store, key, previous) -> {
+        return submit(id, new OperationName("update", id), options, (store, key, previous) -> {
             Decision decision = WriteRules.update(update, previous, options, clock);
             return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
         });
@@ -120,7 +121,7 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
-        return submit(id, "remove of '" + id + "'", options, (store, key, previous) -> {
+        return submit(id, new OperationName("remove", id), options, (store, key, previous) -> {
             Decision decision = WriteRules.remove(id, previous, options, clock);
             return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
         });
@@ -168,7 +169,7 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     private record SequenceKey(BucketSpace space, DocumentId id) { }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, String what, OperationOptions options,
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationName what, OperationOptions options,
                                               Operation operation) {
         return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(), () -> {
             CompletableFuture<Outcome> result = new CompletableFuture<>();
