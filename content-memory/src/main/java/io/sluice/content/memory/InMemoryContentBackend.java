@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
@@ -57,8 +58,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     private final Executor operations;
     private final ExecutorService ownedExecutor;
     private final OperationSequencer sequencer;
-    private final Map<BucketSpace, ConcurrentNavigableMap<DocumentKey, StoredEntry>> spaces =
-            new EnumMap<>(BucketSpace.class);
+    private final Map<BucketSpace, Space> spaces = new EnumMap<>(BucketSpace.class);
     private final Capacity capacity;
     private final long tombstoneRetentionMicros;
     private final int distributionBits;
@@ -77,7 +77,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         this.tombstoneRetentionMicros = Timestamps.micros(builder.tombstoneRetention);
         this.distributionBits = builder.distributionBits;
         for (BucketSpace space : BucketSpace.values()) {
-            spaces.put(space, new ConcurrentSkipListMap<>());
+            spaces.put(space, new Space(new ConcurrentHashMap<>(), new ConcurrentSkipListMap<>()));
         }
     }
 
@@ -97,33 +97,37 @@ public final class InMemoryContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
         DocumentId id = document.id();
-        return submit(id, new OperationName("put", id), options, (store, key, previous) -> {
+        return submit(id, new OperationName("put", id), options, (space, slot, previous) -> {
             Decision decision = WriteRules.put(document, previous, options, clock);
-            return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
+            return decision.isAnswer() ? decision.answer() : write(space, id, slot, decision);
         });
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
-        return submit(id, new OperationName("get", id), options,
-                      (store, key, current) -> WriteRules.get(id, current, fields, options, clock));
+        boolean whole = fields.isEveryField() && options.condition().isEmpty();
+        return submit(id, new OperationName("get", id), options, (space, slot, current) -> {
+            if (whole && current != null)
+                current.keepFieldsJson(bytes -> capacity.tryChange(0, bytes));
+            return WriteRules.get(id, current, fields, options, clock);
+        });
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         DocumentId id = update.id();
-        return submit(id, new OperationName("update", id), options, (store, key, previous) -> {
+        return submit(id, new OperationName("update", id), options, (space, slot, previous) -> {
             Decision decision = WriteRules.update(update, previous, options, clock);
-            return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
+            return decision.isAnswer() ? decision.answer() : write(space, id, slot, decision);
         });
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
-        return submit(id, new OperationName("remove", id), options, (store, key, previous) -> {
+        return submit(id, new OperationName("remove", id), options, (space, slot, previous) -> {
             Decision decision = WriteRules.remove(id, previous, options, clock);
-            return decision.isAnswer() ? decision.answer() : write(store, key, previous, decision);
+            return decision.isAnswer() ? decision.answer() : write(space, id, slot, decision);
         });
     }
 
@@ -133,39 +137,54 @@ public final class InMemoryContentBackend implements ContentBackend {
     @Override
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, distributionBits);
-        return new InMemoryVisit(spaces.get(spec.bucketSpace()), plan, spec, clock, executor, this::isExpired, closed::get);
+        return new InMemoryVisit(spaces.get(spec.bucketSpace()).ordered(), plan, spec, clock, executor, this::isExpired,
+                                 slot -> forget(spec.bucketSpace(), slot), closed::get);
     }
 
     /**
-     * Writes what {@code decision} says over {@code previous} (a live version, a tombstone or null): a document if
+     * Writes what {@code decision} says over the version in {@code slot} (a live version, a tombstone, or no slot): a document if
      * there is room, or a tombstone.
      */
-    private Outcome write(Map<DocumentKey, StoredEntry> store, DocumentKey key, StoredEntry previous,
-                          Decision decision) {
+    private Outcome write(Space space, DocumentId id, Slot slot, Decision decision) {
+        StoredEntry previous = slot == null ? null : slot.entry();
         boolean found = Version.isLive(previous);
         long timestamp = Timestamps.after(clock, previous);
         if (decision.isTombstone()) {
-            capacity.tryChange(-1, -previous.bytes());
-            store.put(key, StoredEntry.tombstone(previous.id(), previous.type(), timestamp));
+            capacity.tryChange(-1, -previous.storedBytes());
+            slot.set(StoredEntry.tombstone(previous.id(), previous.type(), timestamp)); // a tombstone has a previous version
             return decision.written(timestamp);
         }
         Document document = decision.document();
         long bytes = DocumentSizes.estimate(document);
-        if (!capacity.tryChange(found ? 0 : 1, bytes - (found ? previous.bytes() : 0))) {
+        if (!capacity.tryChange(found ? 0 : 1, bytes - (found ? previous.storedBytes() : 0))) {
             return Outcome.insufficientStorage("Cannot store document '" + document.id() + "': the in-memory store "
                                                + "holds " + capacity.documents() + " documents of "
                                                + capacity.bytes() + " bytes, and is limited to "
                                                + capacity.describeLimits());
         }
-        store.put(key, StoredEntry.live(document, timestamp, bytes));
+        StoredEntry entry = StoredEntry.live(document, timestamp, bytes);
+        if (slot != null) {
+            slot.set(entry);
+        } else {
+            Slot added = new Slot(DocumentKey.of(id), entry);
+            space.byId().put(id, added);
+            space.ordered().put(added.key(), added);
+        }
         return decision.written(timestamp);
     }
 
     /** An operation on the newest entry of one document, run serialised with the other operations on it. */
     @FunctionalInterface
     private interface Operation {
-        Outcome apply(ConcurrentNavigableMap<DocumentKey, StoredEntry> store, DocumentKey key, StoredEntry current);
+        /** @param slot the document's slot, null if the space holds no version of it */
+        Outcome apply(Space space, Slot slot, StoredEntry current);
     }
+
+    /**
+     * One bucket space's documents: every slot is in both maps, {@code byId} for operations on one document,
+     * {@code ordered} for visits.
+     */
+    private record Space(ConcurrentHashMap<DocumentId, Slot> byId, ConcurrentNavigableMap<DocumentKey, Slot> ordered) { }
 
     private record SequenceKey(BucketSpace space, DocumentId id) { }
 
@@ -182,9 +201,9 @@ public final class InMemoryContentBackend implements ContentBackend {
                             result.complete(late);
                             return;
                         }
-                        ConcurrentNavigableMap<DocumentKey, StoredEntry> store = spaces.get(options.bucketSpace());
-                        DocumentKey key = DocumentKey.of(id);
-                        result.complete(operation.apply(store, key, store.get(key)));
+                        Space space = spaces.get(options.bucketSpace());
+                        Slot slot = space.byId().get(id);
+                        result.complete(operation.apply(space, slot, slot == null ? null : slot.entry()));
                     } catch (RuntimeException e) {
                         result.completeExceptionally(e);
                     }
@@ -194,6 +213,29 @@ public final class InMemoryContentBackend implements ContentBackend {
             }
             return result;
         });
+    }
+
+    /**
+     * Takes {@code slot} out of {@code space} in the order of the document's operations, if it still holds an expired
+     * tombstone then; a visit found it so.
+     */
+    private void forget(BucketSpace bucketSpace, Slot slot) {
+        StoredEntry seen = slot.entry();
+        sequencer.sequence(new SequenceKey(bucketSpace, seen.id()), () -> {
+            Space space = spaces.get(bucketSpace);
+            if (slot.entry() == seen && isExpired(seen) && space.byId().remove(seen.id(), slot))
+                space.ordered().remove(slot.key(), slot);
+            return CompletableFuture.completedFuture(null);
+        });
+    }
+
+    /** The slots (documents, and tombstones not yet forgotten) in {@code bucketSpace}, checking both maps agree; for tests. */
+    int slots(BucketSpace bucketSpace) {
+        Space space = spaces.get(bucketSpace);
+        int slots = space.byId().size();
+        if (slots != space.ordered().size())
+            throw new IllegalStateException(slots + " slots by id, but " + space.ordered().size() + " in order");
+        return slots;
     }
 
     /** Whether a tombstone has outlived the retention period and may be forgotten. */

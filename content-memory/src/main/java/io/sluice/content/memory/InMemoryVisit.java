@@ -8,11 +8,11 @@ import io.sluice.content.VisitSpec;
 
 import java.time.Clock;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -21,25 +21,28 @@ import java.util.function.Predicate;
  */
 final class InMemoryVisit extends OrderedScanVisit {
 
-    private final ConcurrentNavigableMap<DocumentKey, StoredEntry> entries;
+    private final ConcurrentNavigableMap<DocumentKey, Slot> entries;
     private final Predicate<StoredEntry> expired;
+    private final Consumer<Slot> forget;
 
-    InMemoryVisit(ConcurrentNavigableMap<DocumentKey, StoredEntry> entries, VisitPlan plan, VisitSpec spec,
-                  Clock clock, Executor executor, Predicate<StoredEntry> expired, BooleanSupplier backendClosed) {
+    /** @param forget takes a slot whose tombstone expired out of the store, in the order of the document's operations */
+    InMemoryVisit(ConcurrentNavigableMap<DocumentKey, Slot> entries, VisitPlan plan, VisitSpec spec, Clock clock,
+                  Executor executor, Predicate<StoredEntry> expired, Consumer<Slot> forget, BooleanSupplier backendClosed) {
         super("in-memory", plan, spec, clock, executor, backendClosed);
         this.entries = entries;
         this.expired = expired;
+        this.forget = forget;
     }
 
     @Override
     protected Cursor open() {
         return new Cursor() {
-            private Iterator<Map.Entry<DocumentKey, StoredEntry>> iterator;
-            private Map.Entry<DocumentKey, StoredEntry> current;
+            private Iterator<Slot> iterator;
+            private Slot current;
 
             @Override
             public void seek(DocumentKey key) {
-                iterator = entries.tailMap(key, true).entrySet().iterator();
+                iterator = entries.tailMap(key, true).values().iterator();
                 next();
             }
 
@@ -50,17 +53,17 @@ final class InMemoryVisit extends OrderedScanVisit {
 
             @Override
             public DocumentKey key() {
-                return current.getKey();
+                return current.key();
             }
 
             @Override
             public long size() {
-                return current.getValue().bytes();
+                return current.entry().bytes();
             }
 
             @Override
             public Optional<VisitEntry> accept() {
-                return InMemoryVisit.this.accept(current.getKey(), current.getValue());
+                return InMemoryVisit.this.accept(current);
             }
 
             @Override
@@ -73,12 +76,13 @@ final class InMemoryVisit extends OrderedScanVisit {
         };
     }
 
-    private Optional<VisitEntry> accept(DocumentKey key, StoredEntry entry) {
+    private Optional<VisitEntry> accept(Slot slot) {
+        StoredEntry entry = slot.entry();
         if (entry.isLive()) {
             return live(entry.document(), entry.timestamp(), entry.bytes());
         }
         if (expired.test(entry)) {
-            entries.remove(key, entry);
+            forget.accept(slot);
             return Optional.empty();
         }
         return removed(entry.id(), entry.type(), entry.timestamp());

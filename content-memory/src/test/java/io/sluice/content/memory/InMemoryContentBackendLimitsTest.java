@@ -3,11 +3,14 @@ package io.sluice.content.memory;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
+import io.sluice.document.DocumentTypes;
 import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
 import io.sluice.document.StringValue;
 import io.sluice.document.TestUpdates;
+import io.sluice.document.select.DocumentSelection;
 import io.sluice.document.FieldSet;
+import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentStatistics;
 import io.sluice.content.ManualClock;
 import io.sluice.content.OperationOptions;
@@ -136,6 +139,66 @@ class InMemoryContentBackendLimitsTest {
     }
 
     @Test
+    void get_ofTheWholeDocument_keepsItsFieldsJsonAndCountsTheirBytes() {
+        try (InMemoryContentBackend store = backend().build()) {
+            Document song = song("a", "A song");
+            run(store.put(song, options()));
+            long documentBytes = storedBytes(store);
+
+            Outcome first = run(store.get(song.id(), FieldSet.all(), options()));
+            String expected = "{\"title\":\"A song\"}";
+            assertEquals(expected, first.fieldsJson().orElseThrow().toString());
+            assertEquals(documentBytes + expected.length(), storedBytes(store));
+            Outcome second = run(store.get(song.id(), FieldSet.all(), options()));
+            assertEquals(expected, second.fieldsJson().orElseThrow().toString());
+            assertEquals(documentBytes + expected.length(), storedBytes(store), "kept once");
+            assertEquals(song, second.document().orElseThrow());
+
+            run(store.put(song("a", "A song"), options()));
+            assertEquals(documentBytes, storedBytes(store), "an overwrite drops the kept fields");
+            run(store.get(song.id(), FieldSet.all(), options()));
+            run(store.remove(song.id(), options()));
+            assertEquals(0, storedBytes(store), "a remove frees the document and its fields");
+        }
+    }
+
+    @Test
+    void get_ofSomeFieldsOrWithACondition_keepsNothing() {
+        try (InMemoryContentBackend store = backend().build()) {
+            Document song = song("a", "A song");
+            run(store.put(song, options()));
+            long documentBytes = storedBytes(store);
+
+            Outcome some = run(store.get(song.id(), FieldSet.parse("music:title", DocumentTypes.of(List.of(MUSIC))), options()));
+            assertTrue(some.fieldsJson().isEmpty());
+            Outcome conditional = run(store.get(song.id(), FieldSet.all(), options().withCondition(DocumentSelection.parse("music.title"))));
+            assertTrue(conditional.fieldsJson().isEmpty());
+            assertEquals(documentBytes, storedBytes(store));
+        }
+    }
+
+    @Test
+    void get_withoutRoomToKeepTheFields_answersFromTheDocument() {
+        try (InMemoryContentBackend sizing = backend().build()) {
+            run(sizing.put(song("a", "A song"), options()));
+            long documentBytes = storedBytes(sizing);
+            try (InMemoryContentBackend store = backend().maxBytes(documentBytes + 5).build()) {
+                run(store.put(song("a", "A song"), options()));
+
+                Outcome outcome = run(store.get(song("a", "").id(), FieldSet.all(), options()));
+                assertEquals(Status.SUCCESS, outcome.status());
+                assertTrue(outcome.fieldsJson().isEmpty());
+                assertEquals(song("a", "A song"), outcome.document().orElseThrow());
+                assertEquals(documentBytes, storedBytes(store));
+            }
+        }
+    }
+
+    private static long storedBytes(InMemoryContentBackend store) {
+        return store.statistics().get(ContentStatistics.STORED_BYTES).longValue();
+    }
+
+    @Test
     void statistics_afterClose_areEmpty() {
         InMemoryContentBackend store = backend().build();
         run(store.put(song("a", "A"), options()));
@@ -193,6 +256,41 @@ class InMemoryContentBackendLimitsTest {
             run(store.remove(song("a", "A").id(), options()));
             clock.advance(Duration.ofHours(2));
             assertEquals(List.of(), visitAll(store, VisitSpec.builder().includeRemoves(true).build()));
+        }
+    }
+
+    @Test
+    void visit_passingAnExpiredTombstone_forgetsIt() {
+        try (InMemoryContentBackend store = backend().tombstoneRetention(Duration.ofHours(1)).build()) {
+            run(store.put(song("a", "A"), options()));
+            run(store.put(song("b", "B"), options()));
+            run(store.remove(song("a", "A").id(), options()));
+            clock.advance(Duration.ofHours(2));
+            assertEquals(2, store.slots(BucketSpace.DEFAULT));
+
+            assertEquals(1, visitAll(store, VisitSpec.builder().includeRemoves(true).build()).size());
+            assertEquals(1, store.slots(BucketSpace.DEFAULT));
+        }
+    }
+
+    @Test
+    void visit_forgettingATombstoneWhileAPutOfItWaits_keepsThePut() {
+        try (InMemoryContentBackend store = backend().tombstoneRetention(Duration.ofHours(1)).build()) {
+            run(store.put(song("a", "A"), options()));
+            run(store.remove(song("a", "A").id(), options()));
+            clock.advance(Duration.ofHours(2));
+
+            try (Visit visit = store.visit(VisitSpec.builder().includeRemoves(true).build())) {
+                CompletableFuture<VisitBatch> batch = visit.next(100); // queued first: it finds the tombstone expired
+                CompletableFuture<Outcome> put = store.put(song("a", "again"), options());
+                executor.runAll();
+                assertEquals(List.of(), batch.join().entries());
+                assertEquals(Status.SUCCESS, put.join().status());
+            }
+            Outcome got = run(store.get(song("a", "").id(), FieldSet.all(), options()));
+            assertEquals(Status.SUCCESS, got.status());
+            assertEquals(song("a", "again"), got.document().orElseThrow());
+            assertEquals(1, store.slots(BucketSpace.DEFAULT));
         }
     }
 
