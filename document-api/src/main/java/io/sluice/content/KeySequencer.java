@@ -24,13 +24,25 @@ public final class KeySequencer {
      * off, never block. A task that throws, or returns null, completes the result exceptionally.
      */
     public <T> CompletableFuture<T> run(Object key, Supplier<CompletableFuture<T>> task) {
+        return run(key, waited -> task.get());
+    }
+
+    /** A task told whether it waited for an earlier one with its key, or started at once, within {@link #run}. */
+    @FunctionalInterface
+    public interface Turn<T> {
+        CompletableFuture<T> start(boolean waited);
+    }
+
+    /** {@link #run(Object, Supplier)} for a task that wants to know whether it had to wait for its turn. */
+    public <T> CompletableFuture<T> run(Object key, Turn<T> task) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture<T> result = new CompletableFuture<>();
         CompletableFuture<Void> previous = tails.put(key, done);
+        boolean waited = previous != null;
         Runnable start = () -> {
             CompletableFuture<T> running;
             try {
-                running = task.get();
+                running = task.start(waited);
             } catch (RuntimeException | Error e) {
                 running = CompletableFuture.failedFuture(e);
             }

@@ -69,8 +69,9 @@ public final class OperationSequencer {
             return CompletableFuture.completedFuture(
                     Outcome.overload("Rejecting " + what + ": " + maxPending + " operations already pending"));
         }
-        return keys.run(key, () -> {
-            Outcome late = refusal(what, deadline);
+        return keys.run(key, (boolean waited) -> {
+            // One that started at once was checked just now; one that waited for its turn is checked again.
+            Outcome late = waited ? refusal(what, deadline) : null;
             return late != null ? CompletableFuture.completedFuture(late) : operation.get();
         }).handle((outcome, failure) -> {
             pending.decrementAndGet();

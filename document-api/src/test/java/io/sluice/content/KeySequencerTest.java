@@ -32,6 +32,18 @@ class KeySequencerTest {
     }
 
     @Test
+    void run_turn_toldWhetherItWaited() {
+        CompletableFuture<String> first = new CompletableFuture<>();
+        sequencer.run("k", (boolean waited) -> task("first waited " + waited, first));
+        sequencer.run("k", (boolean waited) -> task("second waited " + waited, CompletableFuture.completedFuture("2")));
+        sequencer.run("other", (boolean waited) -> task("other waited " + waited, CompletableFuture.completedFuture("o")));
+        first.complete("1");
+        sequencer.run("k", (boolean waited) -> task("third waited " + waited, CompletableFuture.completedFuture("3")));
+
+        assertEquals(List.of("first waited false", "other waited false", "second waited true", "third waited false"), started);
+    }
+
+    @Test
     void run_differentKeys_startsAtOnce() {
         sequencer.run("a", () -> task("a", new CompletableFuture<>()));
         sequencer.run("b", () -> task("b", new CompletableFuture<>()));

@@ -162,7 +162,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         RequestParameters parameters = RequestParameters.parse(exchange.request().getHttpURI().getQuery());
         Instant created = context.clock().instant();
         Duration timeout = parameters.duration("timeout").orElse(context.config().timeout());
-        Trace trace = new Trace(parameters.traceLevel(), context.clock());
+        Trace trace = new Trace(parameters.traceLevel(), context.clock(), created);
         DocumentRequest request = new DocumentRequest(method, path, parameters, exchange, created, timeout, trace);
         armDeadline(request);
         exchange.request().addFailureListener(failure -> {

@@ -21,15 +21,16 @@ public final class Trace {
     private final Instant start;
     private final List<String> messages = new ArrayList<>();
 
-    public Trace(int level, Clock clock) {
+    /** A trace at {@code level} of a request that arrived at {@code start}, by {@code clock}. */
+    public Trace(int level, Clock clock, Instant start) {
         this.level = level;
         this.clock = clock;
-        this.start = clock.instant();
+        this.start = start;
     }
 
     /** A trace that records nothing. */
     public static Trace off(Clock clock) {
-        return new Trace(0, clock);
+        return new Trace(0, clock, clock.instant());
     }
 
     /** Whether anything is recorded at all. */

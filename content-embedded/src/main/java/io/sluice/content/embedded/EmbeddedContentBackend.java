@@ -346,7 +346,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private CompletableFuture<Outcome> runWithoutWaiting(DocumentId id, OperationName what, OperationOptions options,
                                                          Access access, RocksStore.Families families, byte[] key,
                                                          Operation operation) {
-        Outcome early = refusal(id, what, options, access);
+        // The sequencer checked the deadline (and closed) right before, on this thread; only the disk is left to check.
+        Outcome early = diskRefusal(id, access);
         if (early != null) {
             return CompletableFuture.completedFuture(early);
         }
@@ -381,10 +382,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
     /** Why the operation must not run now (the executor's queue may have held it), or null if it may. */
     private Outcome refusal(DocumentId id, OperationName what, OperationOptions options, Access access) {
         Outcome refusal = sequencer.refusal(what, options.deadline());
-        if (refusal == null && access == Access.WRITE && !disk.hasRoom()) {
+        return refusal != null ? refusal : diskRefusal(id, access);
+    }
+
+    /** INSUFFICIENT_STORAGE for a write while the disk is short of room; null otherwise. */
+    private Outcome diskRefusal(DocumentId id, Access access) {
+        if (access == Access.WRITE && !disk.hasRoom())
             return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
-        }
-        return refusal;
+        return null;
     }
 
     private Outcome writeFailure(DocumentId id, Throwable failure) {

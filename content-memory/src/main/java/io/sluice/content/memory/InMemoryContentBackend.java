@@ -56,6 +56,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     private final Clock clock;
     private final Executor executor;
     private final Executor operations;
+    private final boolean queued; // operations go through an executor's queue rather than running on the caller's thread
     private final ExecutorService ownedExecutor;
     private final OperationSequencer sequencer;
     private final Map<BucketSpace, Space> spaces = new EnumMap<>(BucketSpace.class);
@@ -70,6 +71,7 @@ public final class InMemoryContentBackend implements ContentBackend {
                                                       : null;
         this.executor = builder.executor == null ? ownedExecutor : builder.executor;
         this.operations = builder.executor == null ? Runnable::run : builder.executor;
+        this.queued = builder.executor != null;
         this.sequencer = new OperationSequencer("in-memory", clock, builder.maxPendingOperations, closed::get,
                                                 (what, failure) -> Outcome.error("Unexpected failure of " + what + ": "
                                                                                  + failure));
@@ -196,7 +198,7 @@ public final class InMemoryContentBackend implements ContentBackend {
                 operations.execute(() -> {
                     try {
                         // An executor's queue may have held it past its deadline, or past close().
-                        Outcome late = sequencer.refusal(what, options.deadline());
+                        Outcome late = queued ? sequencer.refusal(what, options.deadline()) : null;
                         if (late != null) {
                             result.complete(late);
                             return;
