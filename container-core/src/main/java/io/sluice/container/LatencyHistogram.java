@@ -1,7 +1,7 @@
 package io.sluice.container;
 
 import java.util.Arrays;
-import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -16,7 +16,8 @@ public final class LatencyHistogram {
 
     private final LongAdder[] buckets = new LongAdder[BUCKETS]; // striped under contention, as the sum is
     private final LongAdder sum = new LongAdder();
-    private final LongAccumulator max = new LongAccumulator(Math::max, 0);
+    private final AtomicLong max = new AtomicLong(); // written only when a latency exceeds it: rarely, once warm
+    private final AtomicLong min = new AtomicLong(Long.MAX_VALUE); // likewise
 
     public LatencyHistogram() {
         Arrays.setAll(buckets, __ -> new LongAdder());
@@ -27,7 +28,8 @@ public final class LatencyHistogram {
         long value = Math.max(0, nanos);
         buckets[bucket(value)].increment();
         sum.add(value);
-        max.accumulate(value);
+        for (long seen = max.get(); value > seen && !max.compareAndSet(seen, value); seen = max.get()) { }
+        for (long seen = min.get(); value < seen && !min.compareAndSet(seen, value); seen = min.get()) { }
     }
 
     private static final double QUARTER = Math.pow(2, 0.25), HALF = Math.pow(2, 0.5), THREE_QUARTERS = Math.pow(2, 0.75);
@@ -60,6 +62,11 @@ public final class LatencyHistogram {
 
     public long maxNanos() {
         return max.get();
+    }
+
+    /** The smallest latency recorded; {@link Long#MAX_VALUE} if none. */
+    public long minNanos() {
+        return min.get();
     }
 
     /** The latency below which {@code quantile} (0–1) of the recorded ones are, in nanoseconds; 0 if none. */

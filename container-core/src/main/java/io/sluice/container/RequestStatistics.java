@@ -3,7 +3,6 @@ package io.sluice.container;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -31,12 +30,8 @@ public final class RequestStatistics {
 
     private final Clock clock;
     private final Instant created;
-    private final LongAdder count = new LongAdder();
-    private final LongAdder latencySum = new LongAdder();
-    private final LongAccumulator latencyMin = new LongAccumulator(Math::min, Long.MAX_VALUE);
-    private final LongAccumulator latencyMax = new LongAccumulator(Math::max, 0);
+    private final LatencyHistogram histogram = new LatencyHistogram(); // also the count, sum, min and max
     private final AtomicLong latencyLast = new AtomicLong();
-    private final LatencyHistogram histogram = new LatencyHistogram();
     private final LongAdder[] statusClasses = { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() };
 
     public RequestStatistics(Clock clock) {
@@ -66,18 +61,14 @@ public final class RequestStatistics {
     /** Records one completed request that took {@code latencyNanos}. */
     public void record(long latencyNanos) {
         histogram.record(latencyNanos);
-        count.increment();
-        latencySum.add(latencyNanos);
-        latencyMin.accumulate(latencyNanos);
-        latencyMax.accumulate(latencyNanos);
-        latencyLast.set(latencyNanos);
+        latencyLast.lazySet(latencyNanos); // no fence: a report reads it long after
     }
 
     /** The totals since creation. */
     public Snapshot snapshot() {
-        long n = count.sum();
-        return new Snapshot(created, clock.instant(), n, latencySum.sum(), n == 0 ? 0 : latencyMin.get(),
-                            latencyMax.get(), latencyLast.get());
+        long n = histogram.count();
+        return new Snapshot(created, clock.instant(), n, histogram.sumNanos(), n == 0 ? 0 : histogram.minNanos(),
+                            histogram.maxNanos(), latencyLast.get());
     }
 
 }
