@@ -42,7 +42,17 @@ public final class DocumentResponses {
 
     /** {@code {"pathId","id"[,"trace"]}}: a successful write, a dry run, or a get that found nothing (404). */
     public static byte[] success(String pathId, DocumentId id, Trace trace) {
+        if (isQuiet(trace)) {
+            byte[] plain = PlainJson.idBody(pathId, id.toString(), null);
+            if (plain != null)
+                return plain;
+        }
         return body(pathId, Optional.of(id), trace, null);
+    }
+
+    /** Whether {@code trace} adds nothing to a body. */
+    private static boolean isQuiet(Trace trace) {
+        return trace == null || ! trace.isEnabled();
     }
 
     /**
@@ -81,6 +91,11 @@ public final class DocumentResponses {
      */
     public static byte[] found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer, Trace trace) {
         FieldsJson stored = outcome.fieldsJson().orElse(null);
+        if (stored != null && isQuiet(trace) && writer.tensorFormat() == FieldsJson.TENSOR_FORMAT) {
+            byte[] plain = PlainJson.idBody(pathId, id.toString(), stored);
+            if (plain != null)
+                return plain;
+        }
         return Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("pathId", pathId);

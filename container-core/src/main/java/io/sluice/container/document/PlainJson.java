@@ -1,0 +1,67 @@
+package io.sluice.container.document;
+
+import io.sluice.document.json.FieldsJson;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The most frequent {@code /document/v1} bodies, {@code {"pathId":"…","id":"…"}} and the same with {@code "fields"},
+ * put together from bytes when the path and the id are printable ASCII without a quote or backslash (almost always:
+ * the path is percent-encoded), so no JSON generator is set up for them. Byte for byte what jackson-core writes; for
+ * anything that would need escaping it returns null and the caller uses the generator.
+ */
+final class PlainJson {
+
+    private static final byte[] PATH_ID = bytes("{\"pathId\":\""), ID = bytes("\",\"id\":\""),
+                                FIELDS = bytes("\",\"fields\":"), END = bytes("\"}");
+
+    private PlainJson() { }
+
+    /** The body for {@code pathId} and {@code id}, with {@code fields} if not null; null if either needs escaping. */
+    static byte[] idBody(String pathId, String id, FieldsJson fields) {
+        if ( ! isPlain(pathId) || ! isPlain(id))
+            return null;
+        int length = PATH_ID.length + pathId.length() + ID.length + id.length()
+                     + (fields == null ? END.length : FIELDS.length + fields.length() + 1);
+        byte[] body = new byte[length];
+        int at = put(PATH_ID, body, 0);
+        at = put(pathId, body, at);
+        at = put(ID, body, at);
+        at = put(id, body, at);
+        if (fields == null) {
+            put(END, body, at);
+        }
+        else {
+            at = put(FIELDS, body, at);
+            System.arraycopy(fields.bytes(), fields.offset(), body, at, fields.length());
+            body[at + fields.length()] = '}';
+        }
+        return body;
+    }
+
+    /** Whether jackson-core writes {@code text} as it is: printable ASCII (and DEL), no {@code "} or {@code \}. */
+    static boolean isPlain(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7f || c == '"' || c == '\\')
+                return false;
+        }
+        return true;
+    }
+
+    private static int put(byte[] bytes, byte[] body, int at) {
+        System.arraycopy(bytes, 0, body, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    private static int put(String ascii, byte[] body, int at) {
+        for (int i = 0; i < ascii.length(); i++)
+            body[at + i] = (byte) ascii.charAt(i);
+        return at + ascii.length();
+    }
+
+    private static byte[] bytes(String ascii) {
+        return ascii.getBytes(StandardCharsets.US_ASCII);
+    }
+
+}

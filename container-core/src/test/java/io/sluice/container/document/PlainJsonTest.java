@@ -1,0 +1,54 @@
+package io.sluice.container.document;
+
+import io.sluice.container.Json;
+import io.sluice.document.json.FieldsJson;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class PlainJsonTest {
+
+    private static final List<String> PLAIN = List.of("", "/document/v1/ns/music/docid/a", "id:ns:music::a%2Fb+c",
+                                                      "id:ns:music:n=12:x/y?z=<>&'`~!@#$%^*()[]{}|;,.", "del\u007f");
+    private static final List<String> ESCAPED = List.of("quote\"", "back\\slash", "tab\t", "nul\u0000", "new\nline",
+                                                        "\u00e6\u00f8\u00e5", "snow\u2603", "\ud83d\ude00");
+
+    @Test
+    void plainTexts_areWrittenAsJacksonWritesThem() {
+        FieldsJson fields = new FieldsJson("xx{\"title\":\"A \\\"song\\\"\",\"year\":1}yy".getBytes(StandardCharsets.UTF_8), 2, 31);
+        for (String pathId : PLAIN)
+            for (String id : PLAIN) {
+                byte[] plain = PlainJson.idBody(pathId, id, null);
+                assertNotNull(plain, pathId + " " + id);
+                assertArrayEquals(jackson(pathId, id, null), plain, pathId + " " + id);
+                assertArrayEquals(jackson(pathId, id, fields), PlainJson.idBody(pathId, id, fields), pathId + " " + id);
+            }
+    }
+
+    @Test
+    void textsThatJacksonEscapesOrEncodes_areLeftToIt() {
+        for (String text : ESCAPED) {
+            assertNull(PlainJson.idBody(text, "id:ns:music::a", null), text);
+            assertNull(PlainJson.idBody("/document/v1/ns/music/docid/a", text, null), text);
+        }
+    }
+
+    private static byte[] jackson(String pathId, String id, FieldsJson fields) {
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("pathId", pathId);
+            json.writeStringField("id", id);
+            if (fields != null) {
+                json.writeFieldName("fields");
+                json.writeRawValue(fields.toString());
+            }
+            json.writeEndObject();
+        });
+    }
+
+}
