@@ -6,12 +6,13 @@
 # on a shared machine hits both. Prints a markdown table: req/s median (min-max) of each, the ratio of the medians,
 # and server CPU per request (median).
 #
-# Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~13 min by default)
+# Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~16 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
 #   DURATION=5 WARMUP=3 ROUNDS=3           seconds measured and warmed up per run, rounds per case
-#   PREWARM=20                             seconds of GET and of POST (h2c 4x256) each server gets before the rounds, so
+#   PREWARM=60                             seconds of GET and of POST (h2c 4x256) each server gets before the rounds, so
 #                                          the JIT has compiled the request path: Sluice has far more code to compile
-#                                          than the ceiling, and C2 otherwise takes a core for most of the first round
+#                                          than the ceiling; after 15 s of each, C2 still took 9-12 us per request and
+#                                          throughput rose ~50% over the next three rounds (bench/README.md)
 #   CASES='.'                              extended regex on case names ("GET h2 TLS 4x256"), e.g. 'GET .* 1x'
 #   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
 #   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST
@@ -22,7 +23,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 if [[ "$BENCH_SMOKE" == 1 ]]; then
   DURATION="${DURATION:-2}" WARMUP="${WARMUP:-1}" ROUNDS="${ROUNDS:-1}" PREWARM="${PREWARM:-2}"
 fi
-PREWARM="${PREWARM:-20}"
+PREWARM="${PREWARM:-60}"
 DURATION="${DURATION:-5}"
 WARMUP="${WARMUP:-3}"
 ROUNDS="${ROUNDS:-3}"
