@@ -52,9 +52,9 @@ public final class OperationSequencer {
 
     /**
      * Runs {@code operation} after every operation submitted earlier with an equal {@code key} has completed, unless
-     * the engine is closed, {@code deadline} has passed (checked now and again when its turn comes) or too many
-     * operations are pending. {@code operation} starts on the thread that completed its predecessor (or the caller's),
-     * so it must hand work off, never block; it may throw.
+     * the engine is closed, {@code deadline} has passed (checked now, and again when its turn comes if it had to wait
+     * for one) or too many operations are pending. {@code operation} starts on the thread that completed its
+     * predecessor (or the caller's), so it must hand work off, never block; it may throw.
      *
      * @param what how messages name the operation
      */

@@ -13,8 +13,9 @@ import org.eclipse.jetty.util.Callback;
  * Sends a request through Jetty's {@link CompressionHandler} only when there is something for it to do: the request
  * body has a {@code Content-Encoding}, or the client takes an encoded response ({@code Accept-Encoding}). Most API
  * clients send neither (h2load, the feed clients, curl without {@code --compressed}), and for them the handler would
- * still match the path, walk every request header and wrap the request. They get the one thing it adds to every
- * response, {@code Vary: Accept-Encoding}, here.
+ * still match the path, walk every request header and wrap the request. They get what it would have added to their
+ * response, {@code Vary: Accept-Encoding}, here (for every method, where the handler adds it for the methods it may
+ * compress; the header is harmless on the others).
  */
 final class CompressionWhenAsked extends Handler.Wrapper {
 

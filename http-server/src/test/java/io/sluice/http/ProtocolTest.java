@@ -125,6 +125,22 @@ class ProtocolTest {
 
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = { "H1", "H2C_PRIOR_KNOWLEDGE", "H2_TLS" })
+    void gzipRequestBody_fromAClientThatAcceptsNoEncoding_isInflatedToo(Transport transport) throws Exception {
+        byte[] body = "{\"fields\":{\"title\":\"gzip me\"}}".repeat(100).getBytes(StandardCharsets.UTF_8);
+        var client = start().client(transport);
+        client.getContentDecoderFactories().clear(); // no Accept-Encoding: only the request's Content-Encoding asks
+        ContentResponse response = client.newRequest(fixture.uri(transport, "/echo/put"))
+                                         .method(HttpMethod.PUT)
+                                         .headers(headers -> headers.put(HttpHeader.CONTENT_ENCODING, "gzip"))
+                                         .body(new BytesRequestContent("application/json", gzip(body)))
+                                         .send();
+        assertEquals(HttpStatus.OK_200, response.getStatus());
+        assertArrayEquals(body, response.getContent());
+        assertEquals("none", response.getHeaders().get("X-Content-Encoding"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = { "H1", "H2C_PRIOR_KNOWLEDGE", "H2_TLS" })
     void responseBody_isGzippedWhenAccepted(Transport transport) throws Exception {
         byte[] body = "compressible ".repeat(200).getBytes(StandardCharsets.UTF_8);
         var client = start().client(transport);
