@@ -94,6 +94,15 @@ public interface ContentBackend extends AutoCloseable {
     Visit visit(VisitSpec spec);
 
     /**
+     * Whether selections and conditions this backend evaluates read imported fields ({@code import field ref.f as
+     * name}) from the parent documents in its global bucket space, as Vespa's content nodes do. If not, callers must
+     * refuse selections that name imported fields rather than let them evaluate to {@code null}. This default does not.
+     */
+    default boolean followsReferences() {
+        return false;
+    }
+
+    /**
      * Figures describing the store now, for metrics: names from {@link ContentStatistics} to values, only those this
      * backend can tell. Cheap enough to call on every metrics request, and does not wait for operations. Never
      * throws: a closed backend, or one that cannot read its figures, reports none. This default reports none.

@@ -6,6 +6,7 @@ import io.sluice.document.DocumentType;
 import io.sluice.document.json.FieldsJson;
 import io.sluice.document.select.DocumentSelection;
 import io.sluice.document.select.DocumentSelectionContext;
+import io.sluice.document.select.ParentDocuments;
 import io.sluice.document.select.SelectionContext;
 
 import java.time.Clock;
@@ -31,6 +32,8 @@ public abstract class PulledVisit implements Visit {
     private final BooleanSupplier engineClosed;
     private final AtomicBoolean busy = new AtomicBoolean();
     private volatile boolean cancelled;
+    /** The parents this batch's selection has read so far; written by next() before the batch's read starts. */
+    private ParentDocuments batchParents = ParentDocuments.NONE;
     protected final VisitSpec spec;
     protected final Clock clock;
 
@@ -66,6 +69,9 @@ public abstract class PulledVisit implements Visit {
         }
         CompletableFuture<VisitBatch> batch;
         try {
+            if (spec.selection().isPresent()) {
+                batchParents = parents().remembering(PARENTS_PER_BATCH);
+            }
             batch = read(maxEntries, maxBytes);
         } catch (RuntimeException e) {
             batch = CompletableFuture.failedFuture(e);
@@ -89,6 +95,17 @@ public abstract class PulledVisit implements Visit {
      * outstanding. May throw instead of failing the future.
      */
     protected abstract CompletableFuture<VisitBatch> read(int maxEntries, long maxBytes);
+
+    /** How many parent documents a batch remembers: children in a batch often share parents. */
+    private static final int PARENTS_PER_BATCH = 64;
+
+    /**
+     * The parent documents a selection's imported fields are read from, on the thread that runs {@link #read}. This
+     * default has none (every imported field is null); an engine that can read its global documents overrides it.
+     */
+    protected ParentDocuments parents() {
+        return ParentDocuments.NONE;
+    }
 
     @Override
     public void cancel() {
@@ -133,7 +150,7 @@ public abstract class PulledVisit implements Visit {
      * in the store, if the spec takes it.
      */
     protected final Optional<VisitEntry> live(Document document, long timestamp, long size) {
-        if (!spec.timeRange().contains(timestamp) || !matches(DocumentSelectionContext.of(document))) {
+        if (!spec.timeRange().contains(timestamp) || !matches(DocumentSelectionContext.of(document, batchParents))) {
             return Optional.empty();
         }
         return Optional.of(VisitEntry.put(spec.fieldSet().filter(document), timestamp, size));
@@ -152,7 +169,7 @@ public abstract class PulledVisit implements Visit {
             return Optional.empty();
         }
         Decoded document = new Decoded(decoder);
-        if (!matches(DocumentSelectionContext.lazy(id, type, document))) {
+        if (!matches(DocumentSelectionContext.lazy(id, type, document, batchParents))) {
             return Optional.empty();
         }
         if (fieldsJson != null && spec.fieldSet().isEveryField()) {

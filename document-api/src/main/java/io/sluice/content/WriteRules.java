@@ -7,6 +7,7 @@ import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.document.select.DocumentSelection;
 import io.sluice.document.select.DocumentSelectionContext;
+import io.sluice.document.select.ParentDocuments;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -34,13 +35,19 @@ public final class WriteRules {
 
     /** A put of {@code document} over {@code previous}. */
     public static Decision put(Document document, Version previous, OperationOptions options, Clock clock) {
+        return put(document, previous, options, clock, ParentDocuments.NONE);
+    }
+
+    /** A put, its condition's imported fields read from {@code parents}. */
+    public static Decision put(Document document, Version previous, OperationOptions options, Clock clock,
+                               ParentDocuments parents) {
         boolean found = Version.isLive(previous);
         Optional<DocumentSelection> condition = options.condition();
         if (condition.isPresent()) {
             if (!found && !options.createIfNonExistent()) {
                 return Decision.answer(Outcome.conditionOnMissing(condition.get(), document.id()));
             }
-            if (found && !holds(condition.get(), previous.document(), clock)) {
+            if (found && !holds(condition.get(), previous.document(), clock, parents)) {
                 return Decision.answer(Outcome.conditionNotMet(condition.get(), document.id()));
             }
         }
@@ -52,11 +59,17 @@ public final class WriteRules {
      * the update cannot be applied, {@link DocumentUpdate#applyTo} throws, and nothing is to be written.
      */
     public static Decision update(DocumentUpdate update, Version previous, OperationOptions options, Clock clock) {
+        return update(update, previous, options, clock, ParentDocuments.NONE);
+    }
+
+    /** An update, its condition's imported fields read from {@code parents}. */
+    public static Decision update(DocumentUpdate update, Version previous, OperationOptions options, Clock clock,
+                                  ParentDocuments parents) {
         DocumentId id = update.id();
         Optional<DocumentSelection> condition = options.condition();
         if (Version.isLive(previous)) {
             Document current = previous.document();
-            if (condition.isPresent() && !holds(condition.get(), current, clock)) {
+            if (condition.isPresent() && !holds(condition.get(), current, clock, parents)) {
                 return Decision.answer(Outcome.conditionNotMet(condition.get(), id));
             }
             return Decision.write(update.applyTo(current), true);
@@ -70,13 +83,19 @@ public final class WriteRules {
 
     /** A remove of {@code id} over {@code previous}: a tombstone if a live version exists. */
     public static Decision remove(DocumentId id, Version previous, OperationOptions options, Clock clock) {
+        return remove(id, previous, options, clock, ParentDocuments.NONE);
+    }
+
+    /** A remove, its condition's imported fields read from {@code parents}. */
+    public static Decision remove(DocumentId id, Version previous, OperationOptions options, Clock clock,
+                                  ParentDocuments parents) {
         boolean found = Version.isLive(previous);
         Optional<DocumentSelection> condition = options.condition();
         if (condition.isPresent()) {
             if (!found) {
                 return Decision.answer(Outcome.conditionOnMissing(condition.get(), id));
             }
-            if (!holds(condition.get(), previous.document(), clock)) {
+            if (!holds(condition.get(), previous.document(), clock, parents)) {
                 return Decision.answer(Outcome.conditionNotMet(condition.get(), id));
             }
         }
@@ -114,6 +133,12 @@ public final class WriteRules {
 
     /** A get of {@code id} from {@code current}: the document with only {@code fields}, or why not. */
     public static Outcome get(DocumentId id, Version current, FieldSet fields, OperationOptions options, Clock clock) {
+        return get(id, current, fields, options, clock, ParentDocuments.NONE);
+    }
+
+    /** A get, its condition's imported fields read from {@code parents}. */
+    public static Outcome get(DocumentId id, Version current, FieldSet fields, OperationOptions options, Clock clock,
+                              ParentDocuments parents) {
         if (!Version.isLive(current)) {
             return Outcome.notFound("Document '" + id + "' not found");
         }
@@ -124,14 +149,14 @@ public final class WriteRules {
                 return Outcome.found(json.get(), current::document, current.timestamp());
         }
         Document document = current.document();
-        if (condition.isPresent() && !holds(condition.get(), document, clock)) {
+        if (condition.isPresent() && !holds(condition.get(), document, clock, parents)) {
             return Outcome.conditionNotMet(condition.get(), id);
         }
         return Outcome.found(fields.filter(document), current.timestamp());
     }
 
-    private static boolean holds(DocumentSelection condition, Document document, Clock clock) {
-        return condition.matches(DocumentSelectionContext.of(document), clock);
+    private static boolean holds(DocumentSelection condition, Document document, Clock clock, ParentDocuments parents) {
+        return condition.matches(DocumentSelectionContext.of(document, parents), clock);
     }
 
 }

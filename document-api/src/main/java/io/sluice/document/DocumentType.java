@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
  * A document type: its name, the types it inherits, its fields (inherited ones first), the structs it declares or
@@ -22,7 +22,7 @@ public final class DocumentType {
     private final Map<String, Field> fields;
     private final Map<String, StructType> structs;
     private final Map<String, List<String>> fieldSets;
-    private final Set<String> importedFields;
+    private final Map<String, ImportedField> importedFields;
     private final int fingerprint;
 
     private DocumentType(Builder builder, Map<String, Field> fields, Map<String, StructType> structs) {
@@ -31,9 +31,10 @@ public final class DocumentType {
         this.fields = Collections.unmodifiableMap(fields);
         this.structs = Collections.unmodifiableMap(structs);
         this.fieldSets = Collections.unmodifiableMap(new LinkedHashMap<>(builder.fieldSets));
-        Set<String> imported = new TreeSet<>(builder.importedFields);
-        for (DocumentType parent : inherited) imported.addAll(parent.importedFields);
-        this.importedFields = Collections.unmodifiableSet(imported);
+        Map<String, ImportedField> imported = new TreeMap<>();
+        for (DocumentType parent : inherited) imported.putAll(parent.importedFields);
+        imported.putAll(builder.importedFields);
+        this.importedFields = Collections.unmodifiableMap(imported);
         this.fingerprint = describe().hashCode();
     }
 
@@ -101,7 +102,12 @@ public final class DocumentType {
      * ({@code import field ref.field as name}), its parents' included. They are not fields of its documents.
      */
     public Set<String> importedFields() {
-        return importedFields;
+        return importedFields.keySet();
+    }
+
+    /** The field its schema imports as {@code name} ({@link #importedFields()}), if any. */
+    public Optional<ImportedField> importedField(String name) {
+        return Optional.ofNullable(importedFields.get(name));
     }
 
     /** Whether this type is {@code typeName} or inherits it, directly or not. */
@@ -140,7 +146,7 @@ public final class DocumentType {
         private final List<Field> fields = new ArrayList<>();
         private final List<StructType> structs = new ArrayList<>();
         private final Map<String, List<String>> fieldSets = new LinkedHashMap<>();
-        private final Set<String> importedFields = new TreeSet<>();
+        private final Map<String, ImportedField> importedFields = new TreeMap<>();
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -166,9 +172,9 @@ public final class DocumentType {
             return this;
         }
 
-        /** Notes a field its schema imports from a parent document under {@code fieldName}. */
-        public Builder importedField(String fieldName) {
-            importedFields.add(Objects.requireNonNull(fieldName, "fieldName"));
+        /** Notes a field its schema imports from a parent document. */
+        public Builder importedField(ImportedField field) {
+            importedFields.put(field.name(), field);
             return this;
         }
 

@@ -7,8 +7,11 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.FieldSet;
+import io.sluice.document.ImportedField;
 import io.sluice.document.IntValue;
 import io.sluice.document.PrimitiveType;
+import io.sluice.document.ReferenceType;
+import io.sluice.document.ReferenceValue;
 import io.sluice.document.Slice;
 import io.sluice.document.StringValue;
 import io.sluice.document.TestUpdates;
@@ -38,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The behaviour every {@link ContentBackend} must show; a backend's test extends this class and says how to make one.
@@ -57,6 +61,8 @@ public abstract class ContentBackendConformanceTest {
             .field("title", PrimitiveType.STRING)
             .field("year", PrimitiveType.INT)
             .field("tags", new ArrayType(PrimitiveType.STRING))
+            .field("by", new ReferenceType("artist"))
+            .importedField(new ImportedField("artist_name", "by", "name"))
             .build();
     protected static final DocumentType ARTIST = DocumentType.builder("artist")
             .field("name", PrimitiveType.STRING)
@@ -597,6 +603,67 @@ public abstract class ContentBackendConformanceTest {
         assertEquals(Set.of(id("a").toString()), ids(visitAll(spec().build(), 10)));
         assertEquals(Set.of(artist.id().toString()),
                      ids(visitAll(spec().bucketSpace(BucketSpace.GLOBAL).build(), 10)));
+    }
+
+    // ---- imported fields (parents in the global bucket space) ----
+
+    private Document artist(String key, String name) {
+        Document artist = Document.builder(ARTIST, DocumentId.of("id:ns:artist::" + key))
+                                  .set("name", new StringValue(name)).build();
+        assertEquals(Status.SUCCESS, await(backend.put(artist, options().withBucketSpace(BucketSpace.GLOBAL))).status());
+        return artist;
+    }
+
+    private static Document songBy(String key, String artistKey) {
+        return Document.builder(MUSIC, id(key)).set("title", new StringValue(key))
+                       .set("by", new ReferenceValue(DocumentId.of("id:ns:artist::" + artistKey))).build();
+    }
+
+    private Set<String> visitWhere(String selection) {
+        return ids(visitAll(spec().selection(DocumentSelection.parse(selection)).build(), 2));
+    }
+
+    @Test
+    void importedFields_inVisits_areReadFromTheParent() {
+        assumeTrue(backend.followsReferences(), "this backend does not read parents");
+        artist("cp", "Coldplay");
+        artist("u2", "U2");
+        put(songBy("yellow", "cp"));
+        put(songBy("clocks", "cp"));
+        put(songBy("one", "u2"));
+        put(songBy("orphan", "gone"));    // the parent does not exist
+        put(song("unreferenced", "x", 2000)); // no reference at all
+        assertEquals(Set.of(id("yellow").toString(), id("clocks").toString()),
+                     visitWhere("music.artist_name == \"Coldplay\""));
+        assertEquals(Set.of(id("one").toString()), visitWhere("music.artist_name = \"U*\""));
+        assertEquals(Set.of(id("orphan").toString(), id("unreferenced").toString()),
+                     visitWhere("music.artist_name == null"));
+
+        artist("cp", "Coldplay (renamed)"); // a later visit sees the parent as it is now
+        assertEquals(Set.of(), visitWhere("music.artist_name == \"Coldplay\""));
+        remove(id("one"));
+        assertEquals(Status.SUCCESS, await(backend.remove(DocumentId.of("id:ns:artist::u2"),
+                                                          options().withBucketSpace(BucketSpace.GLOBAL))).status());
+        put(songBy("one", "u2"));
+        assertTrue(visitWhere("music.artist_name == null").contains(id("one").toString()), "parent removed");
+    }
+
+    @Test
+    void importedFields_inConditions_areReadFromTheParent() {
+        assumeTrue(backend.followsReferences(), "this backend does not read parents");
+        artist("cp", "Coldplay");
+        put(songBy("yellow", "cp"));
+        put(songBy("orphan", "gone"));
+        String coldplay = "music.artist_name == \"Coldplay\"";
+        assertEquals(Status.SUCCESS, await(backend.get(id("yellow"), FieldSet.all(), options(coldplay))).status());
+        assertEquals(Status.CONDITION_FAILED,
+                     await(backend.get(id("orphan"), FieldSet.all(), options(coldplay))).status());
+        assertEquals(Status.SUCCESS, await(backend.put(songBy("yellow", "cp"), options(coldplay))).status());
+        assertEquals(Status.CONDITION_FAILED, await(backend.put(songBy("orphan", "cp"), options(coldplay))).status());
+        assertEquals(Status.CONDITION_FAILED, await(backend.remove(id("orphan"), options(coldplay))).status());
+        assertEquals(Status.SUCCESS, await(backend.remove(id("orphan"), options("music.artist_name == null"))).status());
+        assertEquals(Status.NOT_FOUND, get(id("orphan")).status());
+        assertEquals(Status.SUCCESS, await(backend.remove(id("yellow"), options(coldplay))).status());
     }
 
     // ---- visiting ----

@@ -5,6 +5,16 @@ import io.sluice.config.ApplicationPackageLoader;
 import io.sluice.config.ConfigException;
 import io.sluice.config.ContentCluster;
 import io.sluice.container.JsonTree;
+import io.sluice.container.document.ContentBackendFactory;
+import io.sluice.content.ContentBackend;
+import io.sluice.content.OperationOptions;
+import io.sluice.content.Outcome;
+import io.sluice.content.Visit;
+import io.sluice.content.VisitSpec;
+import io.sluice.document.Document;
+import io.sluice.document.DocumentId;
+import io.sluice.document.DocumentUpdate;
+import io.sluice.document.FieldSet;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpMethod;
@@ -15,9 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -161,6 +173,43 @@ class DocumentApiMountTest {
         ConfigException e = assertThrows(ConfigException.class,
                                          () -> io.sluice.container.document.ContentClusters.load(application, Map.of(ContentCluster.Engine.MEMORY, Engines.memory())));
         assertEquals("<content id='music'> uses engine cassandra, which this server does not provide; available: [memory]", e.getMessage());
+    }
+
+    @Test
+    void importedFieldInTheSelectionOfAClusterWhoseEngineCannotReadParents_failsAtStart() throws Exception {
+        Path app = write("<document-api/>", "<cassandra/>");
+        Files.writeString(app.resolve("schemas/artist.sd"), "schema artist { document artist { field name type string {} } }\n");
+        Files.writeString(app.resolve("schemas/music.sd"), "schema music { document music {\n"
+                                                         + "  field by type reference<artist> {} }\n"
+                                                         + "  import field by.name as artist_name {}\n}\n");
+        Path services = app.resolve("services.xml");
+        Files.writeString(services, Files.readString(services).replace(
+                "<documents><document type=\"music\" mode=\"index\"/>",
+                "<documents garbage-collection=\"true\" selection=\"music.artist_name != &quot;x&quot;\">"
+                + "<document type=\"music\" mode=\"index\"/><document type=\"artist\" mode=\"index\" global=\"true\"/>"));
+        ApplicationPackage application = ApplicationPackageLoader.load(app);
+        List<ContentBackend> created = new ArrayList<>();
+        ContentBackendFactory parentless = (cluster, pkg, types) -> { // an engine that does not read parents
+            ContentBackend memory = Engines.memory().create(cluster, pkg, types);
+            created.add(memory);
+            return new ContentBackend() {
+                @Override public CompletableFuture<Outcome> put(Document d, OperationOptions o) { return memory.put(d, o); }
+                @Override public CompletableFuture<Outcome> get(DocumentId i, FieldSet f, OperationOptions o) { return memory.get(i, f, o); }
+                @Override public CompletableFuture<Outcome> update(DocumentUpdate u, OperationOptions o) { return memory.update(u, o); }
+                @Override public CompletableFuture<Outcome> remove(DocumentId i, OperationOptions o) { return memory.remove(i, o); }
+                @Override public Visit visit(VisitSpec spec) { return memory.visit(spec); }
+                @Override public void close() { memory.close(); }
+            };
+        };
+        ConfigException e = assertThrows(ConfigException.class, () -> io.sluice.container.document.ContentClusters.load(
+                application, Map.of(ContentCluster.Engine.CASSANDRA, parentless)));
+        assertEquals("<content id='music'> has an invalid document selection: Unexpected 'music.artist_name' at position"
+                     + " 1 in selection '(music.artist_name != \"x\")': expected a field of document type 'music' (content"
+                     + " cluster 'music' does not read parent documents in selections: its engine does not support"
+                     + " imported fields)", e.getMessage());
+        assertEquals(1, created.size());
+        assertThrows(RuntimeException.class, () -> created.get(0).visit(io.sluice.content.VisitSpec.builder().build())
+                                                              .next(1).join(), "the backend was closed");
     }
 
     @Test

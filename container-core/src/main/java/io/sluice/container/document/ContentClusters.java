@@ -99,7 +99,10 @@ public final class ContentClusters implements AutoCloseable {
     private final Map<String, Cluster> clusters;
 
     private ContentClusters(DocumentTypes types, List<Cluster> clusters) {
-        this.selectionSchema = SelectionSchema.of(types);
+        this.selectionSchema = clusters.stream().filter(cluster -> !cluster.backend().followsReferences()).findFirst()
+                                       .map(cluster -> SelectionSchema.withoutImports(SelectionSchema.of(types),
+                                                                                      noImports(cluster.id())))
+                                       .orElse(SelectionSchema.of(types));
         this.types = Objects.requireNonNull(types, "types");
         var byId = new LinkedHashMap<String, Cluster>();
         for (Cluster cluster : clusters)
@@ -145,6 +148,17 @@ public final class ContentClusters implements AutoCloseable {
                                               + factories.keySet().stream().map(e -> e.name().toLowerCase(java.util.Locale.ROOT)).sorted().toList());
                 Optional<DocumentSelection> selection = content.selection().map(text -> keptSelection(content, text, types));
                 ContentBackend backend = factory.create(content, application, types);
+                if (selection.isPresent() && !backend.followsReferences()) {
+                    try {
+                        selection.get().validate(SelectionSchema.withoutImports(SelectionSchema.of(types),
+                                                                                noImports(content.id())));
+                    }
+                    catch (DocumentException e) {
+                        closeQuietly(backend);
+                        throw new ConfigException("<content id='" + content.id() + "'> has an invalid document "
+                                                  + "selection: " + e.getMessage());
+                    }
+                }
                 clusters.add(new Cluster(content.id(), backend,
                                          content.documents().stream().map(ContentCluster.DocumentTypeRef::type).toList(),
                                          content.documents().stream().filter(ContentCluster.DocumentTypeRef::global)
@@ -157,6 +171,11 @@ public final class ContentClusters implements AutoCloseable {
             throw e;
         }
         return new ContentClusters(types, clusters);
+    }
+
+    private static String noImports(String clusterId) {
+        return "content cluster '" + clusterId + "' does not read parent documents in selections: its engine does not"
+               + " support imported fields";
     }
 
     /** A cluster's document selection, parsed and checked against the schemas, or a start-up error naming it. */

@@ -50,9 +50,12 @@ class GarbageCollectionTest {
 
     /** Cluster music keeps music documents after 2000 over {@code backend}, collecting garbage every 10 minutes. */
     private void start(ContentBackend backend) throws Exception {
+        start(backend, "(music and (music.year > 2000)) or artist");
+    }
+
+    private void start(ContentBackend backend, String selection) throws Exception {
         cluster = new ContentClusters.Cluster("music", backend, List.of("music", "artist"), List.of("artist"),
-                                              Optional.of(DocumentSelection.parse("(music and (music.year > 2000)) or artist")),
-                                              Optional.of(INTERVAL));
+                                              Optional.of(DocumentSelection.parse(selection)), Optional.of(INTERVAL));
         handler = DocumentV1ApiHandler.builder(ContentClusters.of(types, List.of(cluster)), DocumentApiConfig.defaults())
                                       .clock(clock).scheduler(scheduler).build();
         server.addConnector(connector);
@@ -136,6 +139,26 @@ class GarbageCollectionTest {
         assertEquals(0L, collector.sweep(cluster).get(30, TimeUnit.SECONDS));
         assertEquals(3L, counter(collector, "content_gc_removed"));
         assertEquals(2L, counter(collector, "content_gc_sweeps"));
+    }
+
+    @Test
+    void sweep_readsImportedFieldsFromParents_whileWritesSeeThemAsNull() throws Exception {
+        // Vespa's idiom: a write is routed without parents (the imported field is null), the sweep reads them
+        start(memory, "(music and (music.artist_name == null or music.artist_name != \"Banned\")) or artist");
+        put("id:ns:artist::banned", "{\"name\":\"Banned\"}");
+        put("id:ns:artist::fine", "{\"name\":\"Fine\"}");
+        HttpTester.Response fed = send("POST", "/document/v1/ns/music/docid/bad",
+                                       "{\"fields\":{\"by\":\"id:ns:artist::banned\"}}");
+        assertEquals(200, fed.getStatus());
+        assertEquals(null, fed.get("X-Vespa-Ignored-Operation"));
+        put("id:ns:music::good", "{\"by\":\"id:ns:artist::fine\"}");
+        put("id:ns:music::orphan", "{\"by\":\"id:ns:artist::gone\"}");
+        GarbageCollector collector = new GarbageCollector(handler.context().clusters(), scheduler, clock);
+        assertEquals(1L, collector.sweep(cluster).get(30, TimeUnit.SECONDS));
+        assertTrue(!stored("id:ns:music::bad"));
+        assertTrue(stored("id:ns:music::good"));
+        assertTrue(stored("id:ns:music::orphan"));
+        assertTrue(stored("id:ns:artist::banned"));
     }
 
     @Test

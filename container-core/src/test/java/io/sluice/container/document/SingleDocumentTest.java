@@ -199,6 +199,22 @@ class SingleDocumentTest {
     }
 
     @Test
+    void conditionOnAnImportedField_isEvaluatedWithTheParentDocument() throws Exception {
+        assertEquals(200, fixture.send("POST", "/document/v1/ns/artist/docid/cp",
+                                       "{\"fields\":{\"name\":\"Coldplay\"}}").getStatus());
+        assertEquals(200, fixture.send("POST", DOC, "{\"fields\":{\"title\":\"Yellow\",\"by\":\"id:ns:artist::cp\"}}")
+                                 .getStatus());
+        String update = "{\"fields\":{\"year\":{\"assign\":2000}}}";
+        assertEquals(412, fixture.send("PUT", DOC + "?condition=music.artist_name%3D%3D%27U2%27", update).getStatus());
+        assertEquals(200, fixture.send("PUT", DOC + "?condition=music.artist_name%3D%3D%27Coldplay%27", update).getStatus());
+        assertEquals(2000, ((Number) ((Map<?, ?>) json(fixture.send("GET", DOC)).get("fields")).get("year")).intValue());
+        // the parent renamed: the same condition fails now
+        fixture.send("POST", "/document/v1/ns/artist/docid/cp", "{\"fields\":{\"name\":\"Coldplay!\"}}");
+        assertEquals(412, fixture.send("DELETE", DOC + "?condition=music.artist_name%3D%3D%27Coldplay%27").getStatus());
+        assertEquals(200, fixture.send("GET", DOC).getStatus());
+    }
+
+    @Test
     void conditionNamingAnUnknownField_returns400AndChangesNothing() throws Exception {
         fixture.send("POST", DOC, PUT_BODY);
         String before = fixture.send("GET", DOC).getContent();
@@ -208,7 +224,7 @@ class SingleDocumentTest {
                      + "'music.yaer==1983': expected a field of document type 'music'", json(put).get("message"));
         String body = "{\"condition\":\"musik.year==1983\",\"fields\":{\"year\":{\"assign\":5}}}";
         assertEquals(400, fixture.send("PUT", DOC, body).getStatus());
-        assertEquals(400, fixture.send("DELETE", DOC + "?condition=music.artist_name%3D%3D%27x%27").getStatus());
+        assertEquals(400, fixture.send("DELETE", DOC + "?condition=music.artist_name%7B1%7D%3D%3D%27x%27").getStatus());
         assertEquals(before, fixture.send("GET", DOC).getContent());
     }
 

@@ -3,6 +3,7 @@ package io.sluice.content.embedded;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
+import io.sluice.content.BucketSpace;
 import io.sluice.content.OperationName;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentStatistics;
@@ -111,7 +112,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.clock = options.clock();
         this.reader = DocumentJsonReader.lenient(options.documentTypes());
         this.ceiling = openCeiling(store);
-        this.operations = new StoreOperations(store.db(), reader, clock, ceiling.floor());
+        this.operations = new StoreOperations(store.db(), store.families(BucketSpace.GLOBAL).documents, reader, clock,
+                                              ceiling.floor());
         this.sequencer = new OperationSequencer("embedded", clock, options.maxPendingOperations(), closed::get,
                                                 EmbeddedContentBackend::unexpected);
         this.retentionMicros = Timestamps.micros(options.tombstoneRetention());
@@ -211,7 +213,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, options.distributionBits());
         return new EmbeddedVisit(store.db(), store.families(spec.bucketSpace()).documents, plan, spec, clock,
-                                 executor, reader, options.documentTypes(), this::isExpired, closed::get);
+                                 executor, reader, options.documentTypes(), this::isExpired,
+                                 operations.parents(operations.reads(false)), closed::get);
+    }
+
+    /** Parents are global documents: conditions and visits read imported fields from the global bucket space. */
+    @Override
+    public boolean followsReferences() {
+        return true;
     }
 
     /**

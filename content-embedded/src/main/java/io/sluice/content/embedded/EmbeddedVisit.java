@@ -9,6 +9,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.json.DocumentJsonReader;
+import io.sluice.document.select.ParentDocuments;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -33,17 +34,25 @@ final class EmbeddedVisit extends OrderedScanVisit {
     private final DocumentJsonReader reader;
     private final DocumentTypes types;
     private final LongPredicate tombstoneExpired;
+    private final ParentDocuments parents;
     private volatile long keysRead;
 
     EmbeddedVisit(RocksDB db, ColumnFamilyHandle documents, VisitPlan plan, VisitSpec spec, Clock clock,
                   Executor executor, DocumentJsonReader reader, DocumentTypes types, LongPredicate tombstoneExpired,
-                  BooleanSupplier backendClosed) {
+                  ParentDocuments parents, BooleanSupplier backendClosed) {
         super("embedded", plan, spec, clock, executor, backendClosed);
         this.db = db;
         this.documents = documents;
         this.reader = reader;
         this.types = types;
         this.tombstoneExpired = tombstoneExpired;
+        this.parents = parents;
+    }
+
+    /** Imported fields are read from the global documents; a failed read fails the batch. */
+    @Override
+    protected ParentDocuments parents() {
+        return parents;
     }
 
     /** Keys the iterators have read so far, peeks past a unit included: how much of the store this visit touched. */

@@ -6,6 +6,7 @@ import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.content.Decision;
+import io.sluice.content.DocumentKey;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
 import io.sluice.content.Timestamps;
@@ -13,6 +14,8 @@ import io.sluice.content.Version;
 import io.sluice.content.WriteRules;
 import io.sluice.document.json.DocumentJsonReader;
 import io.sluice.document.json.FieldsJson;
+import io.sluice.document.select.ParentDocuments;
+import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
@@ -31,6 +34,7 @@ import java.util.Optional;
 final class StoreOperations {
 
     private final RocksDB db;
+    private final ColumnFamilyHandle globalDocuments;
     private final DocumentJsonReader reader;
     private final Clock clock;
     private final Timestamps timestamps;
@@ -40,10 +44,12 @@ final class StoreOperations {
 
     /**
      * Operations on {@code db} whose timestamps come from {@code clock}, each above {@code floor} (every timestamp
-     * already stored, {@link TimestampCeiling}) and above the one before.
+     * already stored, {@link TimestampCeiling}) and above the one before. Conditions read imported fields from the
+     * parents in {@code globalDocuments}.
      */
-    StoreOperations(RocksDB db, DocumentJsonReader reader, Clock clock, long floor) {
+    StoreOperations(RocksDB db, ColumnFamilyHandle globalDocuments, DocumentJsonReader reader, Clock clock, long floor) {
         this.db = db;
+        this.globalDocuments = globalDocuments;
         this.reader = reader;
         this.clock = clock;
         this.timestamps = Timestamps.monotonic(clock, floor);
@@ -77,19 +83,35 @@ final class StoreOperations {
             return step(families, key, null, WriteRules.putWithoutRead(document, options));
         }
         byte[] previous = read(families, key, reads);
-        return step(families, key, previous,
-                    WriteRules.put(document, version(document.id(), previous), options, clock));
+        Decision decision;
+        try {
+            decision = WriteRules.put(document, version(document.id(), previous), options, clock, parents(reads));
+        } catch (ParentReadFailure e) {
+            throw e.getCause();
+        }
+        return step(families, key, previous, decision);
     }
 
     Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options,
              ReadOptions reads) throws RocksDBException {
-        return Step.done(WriteRules.get(id, version(id, read(families, key, reads)), fields, options, clock));
+        Version current = version(id, read(families, key, reads));
+        try {
+            return Step.done(WriteRules.get(id, current, fields, options, clock, parents(reads)));
+        } catch (ParentReadFailure e) {
+            throw e.getCause();
+        }
     }
 
     Step update(RocksStore.Families families, byte[] key, DocumentUpdate update, OperationOptions options,
                 ReadOptions reads) throws RocksDBException {
         byte[] previous = read(families, key, reads);
-        return step(families, key, previous, WriteRules.update(update, version(update.id(), previous), options, clock));
+        Decision decision;
+        try {
+            decision = WriteRules.update(update, version(update.id(), previous), options, clock, parents(reads));
+        } catch (ParentReadFailure e) {
+            throw e.getCause();
+        }
+        return step(families, key, previous, decision);
     }
 
     Step remove(RocksStore.Families families, byte[] key, DocumentId id, OperationOptions options, ReadOptions reads)
@@ -98,7 +120,47 @@ final class StoreOperations {
             return step(families, key, null, WriteRules.removeWithoutRead(id, options));
         }
         byte[] previous = read(families, key, reads);
-        return step(families, key, previous, WriteRules.remove(id, version(id, previous), options, clock));
+        Decision decision;
+        try {
+            decision = WriteRules.remove(id, version(id, previous), options, clock, parents(reads));
+        } catch (ParentReadFailure e) {
+            throw e.getCause();
+        }
+        return step(families, key, previous, decision);
+    }
+
+    /**
+     * The parents a condition's imported fields are read from: global documents, read with {@code reads} (so a
+     * cached-only read that would wait for a file fails as the operation's own read does, and the operation is
+     * retried on a store thread).
+     */
+    ParentDocuments parents(ReadOptions reads) {
+        return id -> {
+            byte[] value;
+            try {
+                value = db.get(globalDocuments, reads, StoreKeys.of(DocumentKey.of(id)));
+            } catch (RocksDBException e) {
+                throw new ParentReadFailure(e);
+            }
+            return value == null || !StoredValue.isLive(value) ? Optional.empty()
+                                                               : Optional.of(StoredValue.decode(id, value, reader));
+        };
+    }
+
+    /** A failed read of a parent document, carried out of a selection's evaluation. */
+    static final class ParentReadFailure extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        ParentReadFailure(RocksDBException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized RocksDBException getCause() {
+            return (RocksDBException) super.getCause();
+        }
+
     }
 
     /**

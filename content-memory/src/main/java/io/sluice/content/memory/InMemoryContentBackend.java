@@ -5,6 +5,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.content.BucketSpace;
+import io.sluice.document.select.ParentDocuments;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentStatistics;
 import io.sluice.content.Decision;
@@ -26,6 +27,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
@@ -60,6 +62,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     private final ExecutorService ownedExecutor;
     private final OperationSequencer sequencer;
     private final Map<BucketSpace, Space> spaces = new EnumMap<>(BucketSpace.class);
+    private final ParentDocuments parents = this::parent;
     private final Capacity capacity;
     private final long tombstoneRetentionMicros;
     private final int distributionBits;
@@ -100,7 +103,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
         DocumentId id = document.id();
         return submit(id, new OperationName("put", id), options, (space, slot, previous) -> {
-            Decision decision = WriteRules.put(document, previous, options, clock);
+            Decision decision = WriteRules.put(document, previous, options, clock, parents);
             return decision.isAnswer() ? decision.answer() : write(space, id, slot, decision);
         });
     }
@@ -112,7 +115,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         return submit(id, new OperationName("get", id), options, (space, slot, current) -> {
             if (whole && current != null)
                 current.keepFieldsJson(bytes -> capacity.tryChange(0, bytes));
-            return WriteRules.get(id, current, fields, options, clock);
+            return WriteRules.get(id, current, fields, options, clock, parents);
         });
     }
 
@@ -120,7 +123,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         DocumentId id = update.id();
         return submit(id, new OperationName("update", id), options, (space, slot, previous) -> {
-            Decision decision = WriteRules.update(update, previous, options, clock);
+            Decision decision = WriteRules.update(update, previous, options, clock, parents);
             return decision.isAnswer() ? decision.answer() : write(space, id, slot, decision);
         });
     }
@@ -128,7 +131,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
         return submit(id, new OperationName("remove", id), options, (space, slot, previous) -> {
-            Decision decision = WriteRules.remove(id, previous, options, clock);
+            Decision decision = WriteRules.remove(id, previous, options, clock, parents);
             return decision.isAnswer() ? decision.answer() : write(space, id, slot, decision);
         });
     }
@@ -140,7 +143,20 @@ public final class InMemoryContentBackend implements ContentBackend {
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, distributionBits);
         return new InMemoryVisit(spaces.get(spec.bucketSpace()).ordered(), plan, spec, clock, executor, this::isExpired,
-                                 slot -> forget(spec.bucketSpace(), slot), closed::get);
+                                 slot -> forget(spec.bucketSpace(), slot), parents, closed::get);
+    }
+
+    /** Parents are global documents: imported fields are read from the global bucket space. */
+    @Override
+    public boolean followsReferences() {
+        return true;
+    }
+
+    /** The newest version of a global document, as a selection's imported fields see it. */
+    private Optional<Document> parent(DocumentId id) {
+        Slot slot = spaces.get(BucketSpace.GLOBAL).byId().get(id);
+        StoredEntry entry = slot == null ? null : slot.entry();
+        return entry != null && entry.isLive() ? Optional.of(entry.document()) : Optional.empty();
     }
 
     /**

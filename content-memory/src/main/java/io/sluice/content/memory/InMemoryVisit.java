@@ -5,6 +5,7 @@ import io.sluice.content.OrderedScanVisit;
 import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
+import io.sluice.document.select.ParentDocuments;
 
 import java.time.Clock;
 import java.util.Iterator;
@@ -24,14 +25,22 @@ final class InMemoryVisit extends OrderedScanVisit {
     private final ConcurrentNavigableMap<DocumentKey, Slot> entries;
     private final Predicate<StoredEntry> expired;
     private final Consumer<Slot> forget;
+    private final ParentDocuments parents;
 
     /** @param forget takes a slot whose tombstone expired out of the store, in the order of the document's operations */
     InMemoryVisit(ConcurrentNavigableMap<DocumentKey, Slot> entries, VisitPlan plan, VisitSpec spec, Clock clock,
-                  Executor executor, Predicate<StoredEntry> expired, Consumer<Slot> forget, BooleanSupplier backendClosed) {
+                  Executor executor, Predicate<StoredEntry> expired, Consumer<Slot> forget, ParentDocuments parents,
+                  BooleanSupplier backendClosed) {
         super("in-memory", plan, spec, clock, executor, backendClosed);
         this.entries = entries;
         this.expired = expired;
         this.forget = forget;
+        this.parents = parents;
+    }
+
+    @Override
+    protected ParentDocuments parents() {
+        return parents;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.sluice.document.schema;
 
+import io.sluice.document.ImportedField;
+
 import io.sluice.document.TensorType;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +12,7 @@ import java.util.Set;
  * that Sluice does not model (by their first word: indexing, rank-profile, ...).
  */
 record ParsedSchema(String file, String name, Located document, List<Located> inherits, List<ParsedField> fields,
-                    List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames, Set<String> importedFieldNames,
+                    List<ParsedStruct> structs, List<ParsedFieldSet> fieldSets, Set<String> otherFieldNames, List<ImportedField> importedFields,
                     List<Located> schemaInherits, Map<String, Integer> notModelled) {
 
     /** A name and where it was written. */

@@ -1,5 +1,7 @@
 package io.sluice.document.schema;
 
+import io.sluice.document.ImportedField;
+
 import io.sluice.document.DocumentException;
 import io.sluice.document.TensorType;
 import io.sluice.document.schema.ParsedSchema.ArrayRef;
@@ -63,7 +65,7 @@ final class SchemaFileParser {
         List<ParsedStruct> structs = new ArrayList<>();
         List<ParsedFieldSet> fieldSets = new ArrayList<>();
         Set<String> otherFields = new LinkedHashSet<>();
-        Set<String> importedFields = new LinkedHashSet<>();
+        List<ImportedField> importedFields = new ArrayList<>();
         while (!peek().isSymbol('}')) {
             Token token = peek();
             if (token.kind() == Token.Kind.END) throw error(token, "Expected '}' to close schema '" + name.name() + "'");
@@ -114,21 +116,33 @@ final class SchemaFileParser {
         documentBody(fields, structs);
         Token end = peek();
         if (end.kind() != Token.Kind.END) throw error(end, "Expected end of file, got " + end.describe());
-        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), Set.of(), List.of(),
+        return new ParsedSchema(file, document.name(), document, inherits, fields, structs, List.of(), Set.of(), List.of(), List.of(),
                                 Collections.unmodifiableMap(new TreeMap<>(notModelled)));
     }
 
-    /** Notes the names of fields declared outside the document (schema fields, imported fields). */
-    private void rememberOtherField(int start, Set<String> otherFields, Set<String> importedFields) {
+    /**
+     * Notes the names of fields declared outside the document (schema fields, imported fields), and what each
+     * {@code import field reference.field as name} imports.
+     */
+    private void rememberOtherField(int start, Set<String> otherFields, List<ImportedField> importedFields) {
         Token first = tokens.get(start);
         if (first.is("field") && start + 1 < index) {
             otherFields.add(tokens.get(start + 1).text());
         } else if (first.is("import")) {
-            for (int i = start; i + 1 < index; i++)
-                if (tokens.get(i).is("as")) {
-                    otherFields.add(tokens.get(i + 1).text());
-                    importedFields.add(tokens.get(i + 1).text());
-                }
+            // import field REF.FIELD as NAME { }: the lexer keeps "REF.FIELD" in one word
+            if (start + 4 < index && tokens.get(start + 1).is("field") && tokens.get(start + 3).is("as")) {
+                Token source = tokens.get(start + 2);
+                String name = tokens.get(start + 4).text();
+                int dot = source.text().indexOf('.');
+                if (dot <= 0 || dot == source.text().length() - 1)
+                    throw error(source, "Expected 'reference-field.field' after 'import field', got '"
+                                        + source.text() + "'");
+                otherFields.add(name);
+                importedFields.add(new ImportedField(name, source.text().substring(0, dot),
+                                                     source.text().substring(dot + 1)));
+            } else {
+                throw error(first, "Expected 'import field reference-field.field as name { }'");
+            }
         }
     }
 

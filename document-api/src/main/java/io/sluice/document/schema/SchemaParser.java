@@ -60,7 +60,7 @@ public final class SchemaParser {
                                .collect(Collectors.joining(", "));
         return schema.file() + ": skipped, as Sluice runs no indexing, ranking or summaries and stores and returns "
                + "documents as fed: " + counted
-               + (schema.notModelled().containsKey("import field") ? "; a selection or condition naming an imported field is refused (400)" : "");
+               + (schema.notModelled().containsKey("import field") ? "; imported fields are not stored: selections and conditions read them from the parent document" : "");
     }
 
     /** Reads and parses these files (UTF-8). Throws {@link UncheckedIOException} if one cannot be read. */

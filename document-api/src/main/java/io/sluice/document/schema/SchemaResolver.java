@@ -74,7 +74,7 @@ final class SchemaResolver {
                 throw error(schema, field.name(), "Field '" + field.name().name() + "' is declared twice");
             builder.field(field.name().name(), scope.fieldType(field));
         }
-        schema.importedFieldNames().forEach(builder::importedField);
+        schema.importedFields().forEach(builder::importedField);
         Set<String> fieldSetNames = new HashSet<>();
         for (ParsedFieldSet fieldSet : schema.fieldSets()) {
             builder.fieldSet(fieldSet.name().name(), fieldSetFields(schema, fieldSet, declared, parents));

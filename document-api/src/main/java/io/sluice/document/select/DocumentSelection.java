@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -150,11 +151,17 @@ public final class DocumentSelection {
             requireType(field.documentType(), field.position(), schema);
             if (schema.hasField(field.documentType(), field.fieldName()))
                 return;
-            if (schema.hasImportedField(field.documentType(), field.fieldName()))
+            if (schema.hasImportedField(field.documentType(), field.fieldName())) {
+                Optional<String> refusal = schema.importedFieldRefusal(field.documentType(), field.fieldName());
+                if (refusal.isEmpty() && field.path().size() > 1)
+                    refusal = Optional.of("'" + field.fieldName() + "' is imported from a parent document, and an"
+                                          + " imported field is a single value: it has no keys, elements or fields");
+                if (refusal.isEmpty())
+                    return;
                 throw new SelectionParseException(source, field.position(), "'" + field + "'",
-                                                  "a field of document type '" + field.documentType() + "' ('"
-                                                  + field.fieldName() + "' is imported from a parent document, and Sluice"
-                                                  + " does not follow references in selections)");
+                                                  "a field of document type '" + field.documentType() + "' ("
+                                                  + refusal.get() + ")");
+            }
             throw new SelectionParseException(source, field.position(), "'" + field + "'",
                                               "a field of document type '" + field.documentType() + "'");
         } else {

@@ -112,9 +112,12 @@ class SchemaParserTest {
         DocumentTypes types = SchemaParser.parse(Map.of("schemas/a.sd", schema), warnings::add);
         assertTrue(types.contains("a"));
         assertEquals(java.util.Set.of("parent_name"), types.get("a").importedFields());
+        assertEquals(new io.sluice.document.ImportedField("parent_name", "parent_ref", "name"),
+                     types.get("a").importedField("parent_name").orElseThrow());
         assertEquals(List.of("schemas/a.sd: skipped, as Sluice runs no indexing, ranking or summaries and stores and "
                              + "returns documents as fed: field (outside the document), import field, indexing x2, "
-                             + "match, rank-profile x2; a selection or condition naming an imported field is refused (400)"), warnings);
+                             + "match, rank-profile x2; imported fields are not stored: selections and conditions read them from the "
+                             + "parent document"), warnings);
         List<String> none = new java.util.ArrayList<>();
         SchemaParser.parse(Map.of("b.sd", "schema b { document b { field f type int {} } }"), none::add);
         assertEquals(List.of(), none);

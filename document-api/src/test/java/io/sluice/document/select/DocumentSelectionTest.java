@@ -1,6 +1,10 @@
 package io.sluice.document.select;
 
+import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
+import io.sluice.document.IntValue;
+import io.sluice.document.ReferenceValue;
+import io.sluice.document.StringValue;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.schema.SchemaParser;
 import org.junit.jupiter.api.Test;
@@ -10,9 +14,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -306,26 +312,79 @@ class DocumentSelectionTest {
     }
 
     @Test
-    void validate_importedField_saysReferencesAreNotFollowed() {
+    void validate_importedField_whereReferencesAreNotFollowed_saysSo() {
         SelectionParseException e = assertThrows(SelectionParseException.class,
                                                   () -> DocumentSelection.parse("music.artist_name == 'x'").validate(schema()));
-        assertEquals("a field of document type 'music' ('artist_name' is imported from a parent document, and Sluice "
-                     + "does not follow references in selections)", e.expected());
+        assertEquals("a field of document type 'music' (Sluice does not follow references in selections)", e.expected());
     }
+
+    private static final DocumentTypes FAMILY = SchemaParser.parse(Map.of(
+            "base.sd", "schema base { document base { field title type string {} } }",
+            "label.sd", "schema label { document label { field name type string {} field tags type array<string> {} } }",
+            "artist.sd", "schema artist { document artist { field name type string {} field label type reference<label> {}"
+                         + " field country type string {} } import field label.name as label_name {}\n"
+                         + " import field label.tags as label_tags {} }",
+            "song.sd", "schema song { document song inherits base { field by type reference<artist> {} field year type int {} }\n"
+                       + "  import field by.name as artist_name {}\n"
+                       + "  import field by.label_name as label_name {}\n"
+                       + "  import field by.label_tags as label_tags {}\n"
+                       + "  import field year.name as broken {}\n"
+                       + "  import field by.nothing as missing {}\n}"));
 
     @Test
     void validate_againstDocumentTypes_knowsInheritedFieldsAndImports() {
-        DocumentTypes types = SchemaParser.parse(Map.of(
-                "base.sd", "schema base { document base { field title type string {} } }",
-                "artist.sd", "schema artist { document artist { field name type string {} } }",
-                "song.sd", "schema song { document song inherits base { field by type reference<artist> {} }\n"
-                           + "  import field by.name as artist_name {}\n}"));
-        SelectionSchema schema = SelectionSchema.of(types);
+        SelectionSchema schema = SelectionSchema.of(FAMILY);
         DocumentSelection.parse("song.title == 'x' and base.title and artist.name and song.by").validate(schema);
         assertThrows(SelectionParseException.class, () -> DocumentSelection.parse("base.by").validate(schema));
-        SelectionParseException imported = assertThrows(SelectionParseException.class,
-                                                        () -> DocumentSelection.parse("song.artist_name").validate(schema));
-        assertTrue(imported.expected().contains("imported"), imported.getMessage());
+        DocumentSelection.parse("song.artist_name == 'x' and song.label_name and artist.label_name").validate(schema);
+        assertEquals("a field of document type 'song' ('import field label.tags as label_tags' in 'artist' imports a field"
+                     + " of type array<string>; only fields of primitive types can be used in selections, as in Vespa)",
+                     refusal(schema, "song.label_tags"));
+        assertEquals("a field of document type 'song' ('import field year.name as broken' in 'song': 'year' is not a"
+                     + " reference field of 'song')", refusal(schema, "song.broken == 1"));
+        assertEquals("a field of document type 'song' ('import field by.nothing as missing' in 'song': 'artist' has no"
+                     + " field 'nothing')", refusal(schema, "song.missing"));
+        assertTrue(refusal(schema, "song.artist_name{1} == 'x'").contains("a single value"));
+        assertEquals("a field of document type 'song' (no parents here)",
+                     refusal(SelectionSchema.withoutImports(schema, "no parents here"), "song.artist_name"));
+    }
+
+    private static String refusal(SelectionSchema schema, String selection) {
+        return assertThrows(SelectionParseException.class, () -> DocumentSelection.parse(selection).validate(schema))
+                .expected();
+    }
+
+    @Test
+    void importedFields_areReadThroughReferences_andNullWhereAParentIsMissing() {
+        Document label = Document.builder(FAMILY.get("label"), DocumentId.of("id:ns:label::l"))
+                                 .set("name", new StringValue("Parlophone")).build();
+        Document artist = Document.builder(FAMILY.get("artist"), DocumentId.of("id:ns:artist::a"))
+                                  .set("name", new StringValue("Coldplay"))
+                                  .set("label", new ReferenceValue(label.id())).build();
+        Document song = Document.builder(FAMILY.get("song"), DocumentId.of("id:ns:song::s"))
+                                .set("by", new ReferenceValue(artist.id())).set("year", new IntValue(2000)).build();
+        Document orphan = Document.builder(FAMILY.get("song"), DocumentId.of("id:ns:song::o"))
+                                  .set("by", new ReferenceValue(DocumentId.of("id:ns:artist::gone"))).build();
+        Map<DocumentId, Document> stored = Map.of(label.id(), label, artist.id(), artist);
+        List<DocumentId> reads = new ArrayList<>();
+        ParentDocuments parents = id -> {
+            reads.add(id);
+            return Optional.ofNullable(stored.get(id));
+        };
+        DocumentSelection byColdplay = DocumentSelection.parse("song.artist_name == \"Coldplay\" and song.label_name = \"Parlo*\"");
+        assertEquals(Result.TRUE, byColdplay.evaluate(DocumentSelectionContext.of(song, parents), CLOCK));
+        assertEquals(List.of(artist.id(), artist.id(), label.id()), reads);
+        assertFalse(byColdplay.matches(DocumentSelectionContext.of(orphan, parents), CLOCK));
+        assertTrue(DocumentSelection.parse("song.artist_name == null and song.label_name == null")
+                                    .matches(DocumentSelectionContext.of(orphan, parents), CLOCK));
+        // without parents (as where a write is routed) an imported field is null, as in Vespa
+        assertTrue(DocumentSelection.parse("song.artist_name == null").matches(DocumentSelectionContext.of(song), CLOCK));
+        // a remembering view reads each parent once
+        reads.clear();
+        ParentDocuments remembered = parents.remembering(4);
+        byColdplay.evaluate(DocumentSelectionContext.of(song, remembered), CLOCK);
+        byColdplay.evaluate(DocumentSelectionContext.of(song, remembered), CLOCK);
+        assertEquals(List.of(artist.id(), label.id()), reads);
     }
 
     private static SelectionSchema schema() {
