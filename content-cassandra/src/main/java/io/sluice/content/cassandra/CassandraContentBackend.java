@@ -17,12 +17,16 @@ import io.sluice.content.Outcome;
 import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
+import io.sluice.content.Version;
 import io.sluice.content.WriteRules;
+import io.sluice.document.select.ParentDocuments;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -139,13 +143,18 @@ public final class CassandraContentBackend implements ContentBackend {
             return submit(id, op, what, () -> writer.writePlain(id, op, what, WriteRules.putWithoutRead(document, op)));
         }
         return submit(id, op, what, () -> writer.write(id, op, what,
-                                                       previous -> WriteRules.put(document, previous, op, clock)));
+                                                       previous -> WriteRules.put(document, previous, op, clock,
+                                                                                 parents(op))));
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions op) {
         Objects.requireNonNull(fields, "fields");
         OperationName what = new OperationName("get", id);
+        if (op.condition().isPresent()) { // a condition may read parents, which must not block a driver thread
+            return submit(id, op, what, () -> writer.get(id, op, options.consistency()).thenApplyAsync(
+                    current -> WriteRules.get(id, codec.version(id, current), fields, op, clock, parents(op)), executor));
+        }
         // Answered on the driver's thread that completes the read: deciding takes microseconds, and a hop to the
         // backend's threads cost more than that in wake-ups.
         return submit(id, op, what, () -> writer.get(id, op, options.consistency()).thenApply(
@@ -157,7 +166,8 @@ public final class CassandraContentBackend implements ContentBackend {
         DocumentId id = update.id();
         OperationName what = new OperationName("update", id);
         return submit(id, op, what, () -> writer.write(id, op, what,
-                                                       previous -> WriteRules.update(update, previous, op, clock)));
+                                                       previous -> WriteRules.update(update, previous, op, clock,
+                                                                                    parents(op))));
     }
 
     @Override
@@ -167,7 +177,8 @@ public final class CassandraContentBackend implements ContentBackend {
             return submit(id, op, what, () -> writer.writePlain(id, op, what, WriteRules.removeWithoutRead(id, op)));
         }
         return submit(id, op, what, () -> writer.write(id, op, what,
-                                                       previous -> WriteRules.remove(id, previous, op, clock)));
+                                                       previous -> WriteRules.remove(id, previous, op, clock,
+                                                                                    parents(op))));
     }
 
     /** Whether a put or remove with {@code op} is one plain write: no condition, and timestamped writes. */
@@ -184,7 +195,30 @@ public final class CassandraContentBackend implements ContentBackend {
     public Visit visit(VisitSpec spec) {
         VisitPlan plan = VisitPlan.of(spec, options.distributionBits());
         return new CassandraVisit(session, visitStatements.get(spec.bucketSpace()), PartitionTokens.of(session), plan,
-                                  spec, options, codec, clock, executor, closed::get);
+                                  spec, options, codec, clock, executor,
+                                  parentId -> parent(parentId, clock.instant().plus(options.requestTimeout())),
+                                  closed::get);
+    }
+
+    /**
+     * Selections and conditions read imported fields from the global documents. The reads wait on the backend's own
+     * threads, where conditions are decided and visits with a selection read their rows, never on a driver thread.
+     */
+    @Override
+    public boolean followsReferences() {
+        return true;
+    }
+
+    /** The parents a condition of {@code op} reads imported fields from, each read by its deadline. */
+    private ParentDocuments parents(OperationOptions op) {
+        return parentId -> parent(parentId, op.deadline());
+    }
+
+    /** Reads global document {@code id} now, at the backend's consistency level; waits for the answer. */
+    private Optional<Document> parent(DocumentId id, Instant deadline) {
+        OperationOptions read = OperationOptions.until(deadline).withBucketSpace(BucketSpace.GLOBAL);
+        Version version = codec.version(id, writer.get(id, read, options.consistency()).join());
+        return Version.isLive(version) ? Optional.of(version.document()) : Optional.empty();
     }
 
     /** Admission, per-id ordering and failure mapping around {@code operation}. */

@@ -15,6 +15,7 @@ import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
+import io.sluice.document.select.ParentDocuments;
 
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -83,6 +84,7 @@ final class CassandraVisit extends PulledVisit {
     private String lastId;
     private long boundaryKey;         // the order key of the row read last, or of position: a new one starts a bucket
     private boolean boundaryKnown;
+    private final ParentDocuments parents;
     private volatile long rowBytes;   // a moving average of the bodies read, to size pages (read where pages are sent)
 
     /**
@@ -90,8 +92,9 @@ final class CassandraVisit extends PulledVisit {
      */
     CassandraVisit(CqlSession session, VisitStatements statements, PartitionTokens tokens, VisitPlan plan,
                    VisitSpec spec, CassandraOptions options, DocumentCodec codec, Clock clock, Executor executor,
-                   BooleanSupplier backendClosed) {
+                   ParentDocuments parents, BooleanSupplier backendClosed) {
         super("Cassandra", spec, clock, backendClosed);
+        this.parents = parents;
         this.session = session;
         this.statements = statements;
         this.tokens = tokens;
@@ -109,6 +112,11 @@ final class CassandraVisit extends PulledVisit {
         }
     }
 
+    @Override
+    protected ParentDocuments parents() {
+        return parents;
+    }
+
     /** Requests this visit has sent to Cassandra so far (queries, and pages of them). */
     int queries() {
         return queries.get();
@@ -121,7 +129,12 @@ final class CassandraVisit extends PulledVisit {
             return CompletableFuture.completedFuture(finish(out));
         }
         CompletableFuture<Void> ready = reads == null ? setUp() : CompletableFuture.completedFuture(null);
-        return ready.thenCompose(ignored -> drain(out, 0)).handle((batch, failure) -> {
+        // A selection may read parents, which waits: its rows are read on the backend's threads, never the caller's
+        // or a driver's.
+        CompletableFuture<VisitBatch> drained = spec.selection().isPresent()
+                                                ? ready.thenComposeAsync(ignored -> drain(out, 0), executor)
+                                                : ready.thenCompose(ignored -> drain(out, 0));
+        return drained.handle((batch, failure) -> {
             if (failure != null) {
                 reads = null; // the next read starts again where the last batch ended
                 throw Failures.visitFailure(failure, "a visit of bucket space '" + spec.bucketSpace().wireName() + "'");
