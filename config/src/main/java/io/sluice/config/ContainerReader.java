@@ -95,6 +95,15 @@ final class ContainerReader {
                 case "nodes":
                     diagnostics.noEffect(child, container, "Sluice runs the container as one process");
                     break;
+                case "document-processing":
+                    if (hasDescendant(child, "documentprocessor"))
+                        throw diagnostics.refused(child, "<document-processing> with <documentprocessor>s in "
+                                                         + container.describe(),
+                                                  "document processors change documents before they are stored, and "
+                                                  + "Sluice runs none, so it would store documents other than these "
+                                                  + "processors make; remove the processors to store documents as fed");
+                    diagnostics.unsupported(child, container); // Vespa's own indexing chain only: nothing to run
+                    break;
                 default:
                     if (ACCESS_CONTROL.contains(child.name()))
                         throw diagnostics.refused(child, "<" + child.name() + "> in " + container.describe(),
@@ -113,6 +122,13 @@ final class ContainerReader {
         Duration stop = stopTimeout;
         List<ClientConfig> allowed = clients;
         return diagnostics.construct(container, () -> new ContainerCluster(id, connectors, api, handlers, log, stop, allowed));
+    }
+
+    private static boolean hasDescendant(XmlElement element, String name) {
+        for (XmlElement child : element.children())
+            if (child.name().equals(name) || hasDescendant(child, name))
+                return true;
+        return false;
     }
 
     /** Vespa's {@code <clients>}: each {@code <client id permissions>} with {@code <certificate file>}s and {@code <token id>}s. */

@@ -126,6 +126,9 @@ class ServicesCatalogueTest {
                 container("<clients>", Status.IMPLEMENTED, "<clients><client id=\"c\" permissions=\"read\"><token id=\"t\"/></client></clients>",
                           c -> c.clients().size() == 1 && c.clients().get(0).tokenIds().equals(List.of("t"))),
                 container("<client-authorize>", Status.REFUSED, "<client-authorize/>"),
+                container("<documentprocessor>", Status.REFUSED,
+                          "<document-processing><chain id=\"default\"><documentprocessor id=\"com.example.Enrich\"/>"
+                          + "</chain></document-processing>"),
                 container("<filtering>", Status.REFUSED, "<http><filtering/><server id=\"s\"/></http>"),
                 container("<ssl-provider>", Status.REFUSED, "<http><server id=\"s\"><ssl-provider class=\"x\"/></server></http>"),
 
