@@ -109,7 +109,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.store = store;
         this.recoveryTime = recoveryTime;
         this.clock = options.clock();
-        this.reader = DocumentJsonReader.lenient(options.documentTypes());
+        this.reader = DocumentJsonReader.stored(options.documentTypes());
         this.ceiling = openCeiling(store);
         this.operations = new StoreOperations(store.db(), reader, clock, ceiling.floor());
         this.sequencer = new OperationSequencer("embedded", clock, options.maxPendingOperations(), closed::get,
