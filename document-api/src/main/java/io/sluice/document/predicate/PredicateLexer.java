@@ -14,6 +14,7 @@ import java.util.List;
  */
 final class PredicateLexer {
 
+    /** Token kinds; those that can stand for a key or value come first, up to {@link #FALSE}. */
     enum Kind {
         WORD, INTEGER, STRING, AND, OR, NOT, IN, TRUE, FALSE,
         LEFT_PAREN, RIGHT_PAREN, LEFT_BRACKET, RIGHT_BRACKET, COMMA, DOTS, EQUALS, EQUALS_MINUS, PLUS_BRACKET, END
