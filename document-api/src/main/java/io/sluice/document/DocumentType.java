@@ -48,7 +48,22 @@ public final class DocumentType {
             description.append('\n').append(field.name()).append(' ').append(field.type().typeName());
         for (StructType struct : structs.values())
             description.append('\n').append(struct);
+        // Predicates have been read into canonical form since this line was added: JSON stored before then may not
+        // read back unchanged, so it must not be sent as it is.
+        if (fields.values().stream().anyMatch(field -> hasPredicates(field.type())))
+            description.append("\npredicates in canonical form");
         return description.toString();
+    }
+
+    private static boolean hasPredicates(DataType type) {
+        if (type == PrimitiveType.PREDICATE) return true;
+        if (type instanceof ArrayType) return hasPredicates(((ArrayType) type).elementType());
+        if (type instanceof WeightedSetType) return hasPredicates(((WeightedSetType) type).keyType());
+        if (type instanceof MapType)
+            return hasPredicates(((MapType) type).keyType()) || hasPredicates(((MapType) type).valueType());
+        if (type instanceof StructType)
+            return ((StructType) type).fields().stream().anyMatch(field -> hasPredicates(field.type()));
+        return false;
     }
 
     /**

@@ -28,6 +28,10 @@ final class HandlerFixture implements AutoCloseable {
                                  + "    field year type int { indexing: summary }\n"
                                  + "    field embedding type tensor<float>(x[3]) { indexing: attribute }\n"
                                  + "    field by type reference<artist> { indexing: attribute }\n"
+                                 + "    field audience type predicate {\n"
+                                 + "      indexing: attribute\n"
+                                 + "      index { arity: 2 }\n"
+                                 + "    }\n"
                                  + "  }\n"
                                  + "  import field by.name as artist_name {}\n"
                                  + "}\n";

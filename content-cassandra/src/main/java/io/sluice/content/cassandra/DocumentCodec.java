@@ -36,7 +36,7 @@ final class DocumentCodec {
 
     DocumentCodec(DocumentTypes types) {
         this.types = types;
-        this.reader = DocumentJsonReader.lenient(types);
+        this.reader = DocumentJsonReader.stored(types);
     }
 
     /**

@@ -110,7 +110,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.store = store;
         this.recoveryTime = recoveryTime;
         this.clock = options.clock();
-        this.reader = DocumentJsonReader.lenient(options.documentTypes());
+        this.reader = DocumentJsonReader.stored(options.documentTypes());
         this.ceiling = openCeiling(store);
         this.operations = new StoreOperations(store.db(), store.families(BucketSpace.GLOBAL).documents, reader, clock,
                                               ceiling.floor());

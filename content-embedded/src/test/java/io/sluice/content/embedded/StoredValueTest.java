@@ -5,6 +5,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
 import io.sluice.document.IntValue;
+import io.sluice.document.PredicateValue;
 import io.sluice.document.PrimitiveType;
 import io.sluice.document.StringValue;
 import io.sluice.document.json.DocumentJsonReader;
@@ -62,6 +63,38 @@ class StoredValueTest {
         assertEquals(7, StoredValue.timestamp(value));
         assertEquals(SONG, StoredValue.decode(ID, value, READER));
         assertTrue(StoredValue.fieldsJson(value, MUSIC).isEmpty());
+    }
+
+    @Test
+    void predicatesStoredBeforeTheyWereCanonical_areDecoded_canonicalIfTheyParse_elseAsTheyAre() {
+        DocumentType ad = DocumentType.builder("ad").field("target", PrimitiveType.PREDICATE).build();
+        DocumentJsonReader stored = DocumentJsonReader.stored(DocumentTypes.of(List.of(ad)));
+        DocumentId id = DocumentId.of("id:ns:ad::a");
+        int fingerprintBefore = "ad\ntarget predicate".hashCode();
+
+        byte[] valid = storedBefore(fingerprintBefore, "{\"fields\":{\"target\":\"b IN [y,x]\"}}");
+        assertTrue(StoredValue.fieldsJson(valid, ad).isEmpty());
+        assertEquals(new PredicateValue("b in [x, y]"), StoredValue.decode(id, valid, stored).fields().get("target"));
+
+        byte[] invalid = storedBefore(fingerprintBefore, "{\"fields\":{\"target\":\"b = x\"}}");
+        assertEquals(new PredicateValue("b = x"), StoredValue.decode(id, invalid, stored).fields().get("target"));
+    }
+
+    @Test
+    void predicate_isStoredCanonical_andSentAsItIs() {
+        DocumentType ad = DocumentType.builder("ad").field("target", PrimitiveType.PREDICATE).build();
+        DocumentId id = DocumentId.of("id:ns:ad::a");
+        Document document = Document.builder(ad, id).set("target", PredicateValue.parse("b IN [y,x]")).build();
+
+        byte[] value = StoredValue.document(document, 3);
+        assertEquals("{\"target\":\"b in [x, y]\"}", StoredValue.fieldsJson(value, ad).orElseThrow().toString());
+        assertEquals(document, StoredValue.decode(id, value, DocumentJsonReader.stored(DocumentTypes.of(List.of(ad)))));
+    }
+
+    private static byte[] storedBefore(int fingerprint, String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(StoredValue.HEADER_BYTES + Integer.BYTES + bytes.length)
+                         .put((byte) 2).putLong(7).putInt(fingerprint).put(bytes).array();
     }
 
     @Test

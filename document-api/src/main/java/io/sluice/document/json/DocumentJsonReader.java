@@ -20,26 +20,37 @@ import java.util.Objects;
  *
  * <p>Strict readers reject fields the document type does not have ({@link UnknownFieldException}); lenient ones
  * skip them and report them in {@link ParsedPut#ignoredFields()}. Every other problem is a
- * {@link DocumentJsonException} whose message is the text for a 400 response.
+ * {@link DocumentJsonException} whose message is the text for a 400 response. Predicate values are read in Vespa's
+ * canonical form; client input that is not a predicate fails, while the {@link #stored} reader keeps it as it is.
  */
 public final class DocumentJsonReader {
 
     private final DocumentTypes types;
     private final boolean ignoreUndefinedFields;
+    private final boolean stored;
 
-    private DocumentJsonReader(DocumentTypes types, boolean ignoreUndefinedFields) {
+    private DocumentJsonReader(DocumentTypes types, boolean ignoreUndefinedFields, boolean stored) {
         this.types = Objects.requireNonNull(types, "types");
         this.ignoreUndefinedFields = ignoreUndefinedFields;
+        this.stored = stored;
     }
 
-    /** A reader that fails on unknown fields (Vespa's default). */
+    /** A reader of client input that fails on unknown fields (Vespa's default). */
     public static DocumentJsonReader strict(DocumentTypes types) {
-        return new DocumentJsonReader(types, false);
+        return new DocumentJsonReader(types, false, false);
     }
 
-    /** A reader that skips and reports unknown fields ({@code ignore-undefined-fields}). */
+    /** A reader of client input that skips and reports unknown fields ({@code ignore-undefined-fields}). */
     public static DocumentJsonReader lenient(DocumentTypes types) {
-        return new DocumentJsonReader(types, true);
+        return new DocumentJsonReader(types, true, false);
+    }
+
+    /**
+     * A reader of what an engine stored: skips fields the types no longer have, and keeps predicate text that does
+     * not parse as it is rather than failing, since it may have been stored before predicates were checked.
+     */
+    public static DocumentJsonReader stored(DocumentTypes types) {
+        return new DocumentJsonReader(types, true, true);
     }
 
     /** The types this reader reads documents into. */
@@ -148,7 +159,7 @@ public final class DocumentJsonReader {
                             List<String> ignored) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT)
             throw new DocumentJsonException("expected start of object for \"fields\", got " + parser.currentToken());
-        JsonValueReader values = new JsonValueReader(ignoreUndefinedFields, ignored::add);
+        JsonValueReader values = new JsonValueReader(ignoreUndefinedFields, ignored::add, stored);
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             parser.nextToken();

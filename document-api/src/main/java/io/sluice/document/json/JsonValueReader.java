@@ -29,6 +29,7 @@ import io.sluice.document.TensorType;
 import io.sluice.document.UriValue;
 import io.sluice.document.WeightedSetType;
 import io.sluice.document.WeightedSetValue;
+import io.sluice.document.predicate.PredicateParseException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -51,14 +52,28 @@ public final class JsonValueReader {
 
     private final boolean ignoreUndefinedFields;
     private final Consumer<String> ignoredFields;
+    private final boolean stored;
 
     /**
+     * A reader of client input: predicate values must parse, and are read in Vespa's canonical form.
+     *
      * @param ignoreUndefinedFields skip unknown struct fields instead of failing
      * @param ignoredFields receives the dotted path of each skipped field
      */
     public JsonValueReader(boolean ignoreUndefinedFields, Consumer<String> ignoredFields) {
+        this(ignoreUndefinedFields, ignoredFields, false);
+    }
+
+    /**
+     * @param ignoreUndefinedFields skip unknown struct fields instead of failing
+     * @param ignoredFields receives the dotted path of each skipped field
+     * @param stored whether the JSON is what an engine stored rather than client input: then predicate text that
+     *               does not parse is kept as it is, since it may have been stored before predicates were checked
+     */
+    public JsonValueReader(boolean ignoreUndefinedFields, Consumer<String> ignoredFields, boolean stored) {
         this.ignoreUndefinedFields = ignoreUndefinedFields;
         this.ignoredFields = ignoredFields;
+        this.stored = stored;
     }
 
     /**
@@ -93,18 +108,18 @@ public final class JsonValueReader {
     }
 
     /** A map or weighted set key: the current field name, read as {@code type}. */
-    private static FieldValue key(JsonParser parser, PrimitiveType type) throws IOException {
+    private FieldValue key(JsonParser parser, PrimitiveType type) throws IOException {
         String text = parser.currentName();
         if (type == PrimitiveType.POSITION) return PositionJson.parseText(text);
         return scalar(parser, JsonToken.VALUE_STRING, text, type);
     }
 
-    private static FieldValue scalar(JsonParser parser, JsonToken token, String text, PrimitiveType type)
+    private FieldValue scalar(JsonParser parser, JsonToken token, String text, PrimitiveType type)
             throws IOException {
         switch (type) {
             case STRING: return new StringValue(text);
             case URI: return new UriValue(text);
-            case PREDICATE: return new PredicateValue(text);
+            case PREDICATE: return predicate(text);
             case RAW:
                 try {
                     return RawValue.fromBase64(text);
@@ -133,6 +148,16 @@ public final class JsonValueReader {
                 return FloatValue.float16(parseFloating(text, type));
             default:
                 throw new IllegalStateException("Unhandled type " + type);
+        }
+    }
+
+    /** Client input must parse, and is kept in canonical form; stored text is canonical, or kept as it is. */
+    private PredicateValue predicate(String text) {
+        try {
+            return PredicateValue.parse(text);
+        } catch (PredicateParseException e) {
+            if (stored) return new PredicateValue(text);
+            throw new DocumentJsonException("Invalid predicate '" + text + "': " + e.getMessage(), e);
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.Objects;
  * not set, and empty strings, arrays, maps and weighted sets must be reported as {@code null} too (they are "not set"
  * in the document model):
  * <ul>
- *   <li>string, uri, predicate, reference (the id string) &rarr; {@link String}</li>
+ *   <li>string, uri, predicate (its text, canonical unless stored before predicates were checked), reference (the id
+ *       string) &rarr; {@link String}</li>
  *   <li>byte, int, long &rarr; {@link Long}; float, double &rarr; {@link Double}; bool &rarr; {@link Boolean}</li>
  *   <li>raw &rarr; {@code byte[]}</li>
  *   <li>array&lt;T&gt; &rarr; {@link java.util.List} of the element view, in order</li>

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.document.DocumentException;
 import io.sluice.document.DocumentId;
 import io.sluice.document.IntValue;
+import io.sluice.document.PredicateValue;
 import io.sluice.document.StringValue;
 import java.util.List;
 import java.util.Map;
@@ -145,6 +146,38 @@ class DocumentJsonReaderTest {
         assertEquals("In document 'id:ns:all::1': Could not parse field 'i' of type int: "
                      + "Expected a value of type int, got '4.2'",
                      failure("{\"fields\":{\"i\":4.2}}"));
+    }
+
+    @Test
+    void predicate_isReadInCanonicalForm() {
+        assertEquals(Map.of("pred", new PredicateValue("gender in [Female, Male] and not (age in [..20])")),
+                     put("{\"fields\":{\"pred\":\"(gender IN [Male,Female]) AND age not in [..20]\"}}")
+                             .document().fields());
+    }
+
+    @Test
+    void invalidPredicate_failsNamingFieldValueAndProblem() {
+        assertEquals("In document 'id:ns:all::1': Could not parse field 'pred' of type predicate: "
+                     + "Invalid predicate 'gender = Female': Expected 'in' or 'not in' at column 8, got '='",
+                     failure("{\"fields\":{\"pred\":\"gender = Female\"}}"));
+        assertTrue(failure("{\"fields\":{\"pred\":\"\"}}")
+                           .endsWith("Invalid predicate '': Expected a feature key, 'true', 'false', 'not (' or '(' "
+                                     + "at column 1, got end of input"));
+        assertTrue(assertThrows(DocumentJsonException.class,
+                                () -> LENIENT.readPut(ID, utf8("{\"fields\":{\"pred\":\"a in\"}}")))
+                           .getMessage().endsWith("Invalid predicate 'a in': Expected '[' at column 5, got end of input"));
+    }
+
+    @Test
+    void storedReader_keepsPredicatesThatDoNotParse_andCanonicalizesTheOthers() {
+        DocumentJsonReader stored = DocumentJsonReader.stored(TYPES);
+        assertEquals(Map.of("pred", new PredicateValue("gender = Female")),
+                     stored.readFields(ID, utf8("{\"pred\":\"gender = Female\"}")).document().fields());
+        assertEquals(Map.of("pred", new PredicateValue("a in [b, c]")),
+                     stored.readFields(ID, utf8("{\"pred\":\"a IN [c,b]\"}")).document().fields());
+        assertEquals(Map.of("i", new IntValue(1)),
+                     stored.readFields(ID, utf8("{\"i\":1,\"gone\":2}")).document().fields());
+        assertThrows(DocumentJsonException.class, () -> stored.readFields(ID, utf8("{\"i\":\"x\"}")));
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldPathUpdate;
 import io.sluice.document.IntValue;
 import io.sluice.document.MapValue;
+import io.sluice.document.PredicateValue;
 import io.sluice.document.StringValue;
 import io.sluice.document.StructValue;
 import io.sluice.document.TensorAddUpdate;
@@ -63,6 +64,18 @@ class DocumentUpdateJsonReaderTest {
     @Test
     void assign_string() {
         assertEquals(expected().update("s", new ValueUpdate.Assign(str("x"))).build(), read("{'s':{'assign':'x'}}"));
+    }
+
+    @Test
+    void assign_predicate_isReadInCanonicalForm() {
+        assertEquals(expected().update("pred", new ValueUpdate.Assign(new PredicateValue("a not in [x, y]"))).build(),
+                     read("{'pred':{'assign':'a NOT IN [y,x]'}}"));
+    }
+
+    @Test
+    void assign_invalidPredicate_failsNamingFieldAndProblem() {
+        assertEquals("Error in 'pred': Invalid predicate 'a in [x': Expected ',' or ']' at column 8, got end of input",
+                     error("{'fields':{'pred':{'assign':'a in [x'}}}"));
     }
 
     @Test

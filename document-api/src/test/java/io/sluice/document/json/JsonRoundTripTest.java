@@ -71,6 +71,8 @@ class JsonRoundTripTest {
                 Arguments.of("uri", "\"https://example.com/a?b=c\"", "\"https://example.com/a?b=c\""),
                 Arguments.of("pred", "\"gender in [Female] and age in [20..30]\"",
                              "\"gender in [Female] and age in [20..30]\""),
+                Arguments.of("pred", "\"AGE IN [..30] OR gender in [male,Female] and 'x_1' not in ['\\u00e9']\"",
+                             "\"AGE in [..30] or (gender in [Female, male] and 'x_1' not in ['\\\\xC3\\\\xA9'])\""),
                 Arguments.of("ref", "\"id:ns:other::p\"", "\"id:ns:other::p\""));
     }
 

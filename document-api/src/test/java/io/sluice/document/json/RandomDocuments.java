@@ -30,6 +30,7 @@ import io.sluice.document.TensorValue;
 import io.sluice.document.UriValue;
 import io.sluice.document.WeightedSetType;
 import io.sluice.document.WeightedSetValue;
+import io.sluice.document.predicate.Predicate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +92,7 @@ final class RandomDocuments {
         switch (type) {
             case STRING: return new StringValue(text());
             case URI: return new UriValue(text());
-            case PREDICATE: return new PredicateValue(text());
+            case PREDICATE: return new PredicateValue(predicate(2).toString());
             case INT: return new IntValue(random.nextBoolean() ? random.nextInt() : random.nextInt(3) - 1);
             case LONG: return new LongValue(random.nextBoolean() ? random.nextLong() : Long.MIN_VALUE);
             case BYTE: return new ByteValue((byte) random.nextInt());
@@ -124,6 +125,17 @@ final class RandomDocuments {
 
     private double number() {
         return random.nextBoolean() ? DOUBLES[random.nextInt(DOUBLES.length)] : random.nextGaussian() * 1000;
+    }
+
+    /** A predicate in canonical form, as the reader makes of client input. */
+    private Predicate predicate(int depth) {
+        switch (random.nextInt(depth == 0 ? 2 : 5)) {
+            case 0: return new Predicate.FeatureSet(text(), List.of(text(), text()));
+            case 1: return new Predicate.FeatureRange(text(), random.nextBoolean() ? null : (long) random.nextInt(5), null);
+            case 2: return new Predicate.Negation(predicate(depth - 1));
+            case 3: return new Predicate.Conjunction(List.of(predicate(depth - 1), predicate(depth - 1)));
+            default: return new Predicate.Disjunction(List.of(predicate(depth - 1), predicate(depth - 1)));
+        }
     }
 
     private String text() {
