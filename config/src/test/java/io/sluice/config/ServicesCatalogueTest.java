@@ -93,6 +93,9 @@ class ServicesCatalogueTest {
                 root("<config>", Status.WARNED, "<config name=\"a.b\"/>"),
                 root("<jdisc>", Status.WARNED, "<jdisc version=\"1.0\"/>"),
                 root("<include>", Status.WARNED, "<include dir=\"more\"/>"),
+                new Construct("<nodes deploy:environment='dev'>", Status.WARNED,
+                              "<services version=\"1.0\" xmlns:deploy=\"vespa\">\n<container version=\"1.0\">\n"
+                              + "<nodes deploy:environment=\"dev\" count=\"1\"/>\n</container>\n</services>\n", 3, app -> true),
 
                 // <container>
                 container("<http>", Status.IMPLEMENTED, "<http><server id=\"s\" port=\"8081\"/></http>",
