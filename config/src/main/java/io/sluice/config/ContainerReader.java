@@ -58,6 +58,7 @@ final class ContainerReader {
         AccessLogConfig accessLog = null;
         Duration stopTimeout = ContainerCluster.DEFAULT_STOP_TIMEOUT;
         List<ClientConfig> clients = List.of();
+        XmlElement clientsElement = null;
         Set<String> seen = new HashSet<>();
         for (XmlElement child : container.children()) {
             switch (child.name()) {
@@ -75,6 +76,7 @@ final class ContainerReader {
                 case "clients":
                     diagnostics.once(child, container, seen);
                     clients = clients(child);
+                    clientsElement = child;
                     break;
                 case "accesslog":
                     AccessLogConfig log = accessLog(child);
@@ -108,11 +110,22 @@ final class ContainerReader {
         List<ServerConfig> connectors = servers.isEmpty()
                 ? List.of(ServerConfig.cleartext(DEFAULT_SERVER_ID, ContainerCluster.DEFAULT_PORT))
                 : servers;
+        if (clientsElement != null && clients.stream().anyMatch(client -> ! client.certificateFiles().isEmpty())
+            && connectors.stream().noneMatch(ContainerReader::asksForClientCertificates))
+            throw diagnostics.error(clientsElement, "<clients> of " + container.describe() + " has certificate clients, "
+                                                    + "but no <server> has <ssl> with <client-authentication>want or need "
+                                                    + "and <ca-certificates-file> trusting them: no request could present "
+                                                    + "one (Vespa Cloud's mTLS endpoint is an <http><server> with <ssl> "
+                                                    + "here)");
         Optional<DocumentApiConfig> api = documentApi;
         AccessLogConfig log = accessLog == null ? AccessLogConfig.disabled() : accessLog;
         Duration stop = stopTimeout;
         List<ClientConfig> allowed = clients;
         return diagnostics.construct(container, () -> new ContainerCluster(id, connectors, api, handlers, log, stop, allowed));
+    }
+
+    private static boolean asksForClientCertificates(ServerConfig server) {
+        return server.ssl().map(ssl -> ssl.clientAuthentication() != SslConfig.ClientAuthentication.DISABLED).orElse(false);
     }
 
     /** Vespa's {@code <clients>}: each {@code <client id permissions>} with {@code <certificate file>}s and {@code <token id>}s. */
