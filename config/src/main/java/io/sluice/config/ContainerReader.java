@@ -20,7 +20,7 @@ final class ContainerReader {
     /** Vespa container features that Sluice does not have. */
     private static final Set<String> UNSUPPORTED = Set.of(
             "search", "document-processing", "processing", "model-evaluation", "component", "components", "include",
-            "secret-store", "zookeeper", "load-balancer", "document", "server");
+            "secret-store", "secrets", "zookeeper", "load-balancer", "document", "server");
 
     /** Access control Sluice does not have: ignoring it would serve every client, so it stops start-up. */
     private static final Set<String> ACCESS_CONTROL = Set.of("client-authorize");
