@@ -10,6 +10,7 @@ import io.sluice.config.HandlerConfig;
 import io.sluice.container.JsonTree;
 import io.sluice.container.document.ContentBackendFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -65,16 +66,22 @@ class SamplePackagesTest {
             server.stop();
     }
 
-    static Stream<Path> packages() {
-        return directories("sample-packages");
+    static Stream<Named<Path>> packages() {
+        return directories("sample-packages").map(SamplePackagesTest::named);
     }
 
-    static Stream<Path> packagesWithHandlers() {
-        return packages().filter(directory -> ! ApplicationPackageLoader.load(directory).services().served().handlers().isEmpty());
+    static Stream<Named<Path>> packagesWithHandlers() {
+        return directories("sample-packages")
+                .filter(directory -> ! ApplicationPackageLoader.load(directory).services().served().handlers().isEmpty())
+                .map(SamplePackagesTest::named);
     }
 
-    static Stream<Path> refusedPackages() {
-        return directories("sample-packages-refused");
+    static Stream<Named<Path>> refusedPackages() {
+        return directories("sample-packages-refused").map(SamplePackagesTest::named);
+    }
+
+    private static Named<Path> named(Path directory) {
+        return Named.of(directory.getFileName().toString(), directory);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -119,8 +126,8 @@ class SamplePackagesTest {
 
     @Test
     void tokenClients_requestWithoutToken_is401_readerWriting_is403() throws Exception {
-        ApplicationPackage application = ApplicationPackageLoader.load(packages().filter(p -> p.endsWith("token-clients"))
-                                                                                 .findFirst().orElseThrow());
+        ApplicationPackage application = ApplicationPackageLoader.load(
+                directories("sample-packages").filter(p -> p.endsWith("token-clients")).findFirst().orElseThrow());
         server = start(application);
         String doc = "/document/v1/notes/note/docid/n1";
         assertEquals(401, send("GET", doc, null, Optional.empty()).statusCode());
