@@ -42,10 +42,10 @@ final class DeployVariants {
     private static List<XmlElement> selectChildren(XmlElement parent, Diagnostics diagnostics) {
         Map<String, List<XmlElement>> siblings = new LinkedHashMap<>();
         for (XmlElement child : parent.children())
-            siblings.computeIfAbsent(child.name() + " " + child.attribute("id").orElse(""), key -> new ArrayList<>()).add(child);
+            siblings.computeIfAbsent(variantKey(child), key -> new ArrayList<>()).add(child);
         List<XmlElement> kept = new ArrayList<>();
         for (XmlElement child : parent.children()) {
-            List<XmlElement> group = siblings.get(child.name() + " " + child.attribute("id").orElse(""));
+            List<XmlElement> group = siblings.get(variantKey(child));
             int specificity = specificity(child);
             int best = group.stream().mapToInt(DeployVariants::specificity).max().orElse(0);
             if (specificity < 0) {
@@ -61,6 +61,11 @@ final class DeployVariants {
             }
         }
         return kept;
+    }
+
+    /** Elements are variants of each other when they have one name and one id (or none). */
+    private static String variantKey(XmlElement element) {
+        return element.name() + " " + element.attribute("id").orElse("");
     }
 
     /**
