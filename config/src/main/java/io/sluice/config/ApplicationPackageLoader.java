@@ -49,7 +49,8 @@ public final class ApplicationPackageLoader {
         Set<String> schemaNames = schemaFiles.stream().map(ApplicationPackageLoader::schemaName).collect(Collectors.toSet());
 
         Diagnostics diagnostics = new Diagnostics(SERVICES);
-        Services model = services(XmlReader.read(services, SERVICES), diagnostics, root, schemaNames);
+        XmlElement selected = DeployVariants.select(XmlReader.read(services, SERVICES), diagnostics);
+        Services model = services(selected, diagnostics, root, schemaNames);
         warnings.addAll(diagnostics.warnings());
         return new ApplicationPackage(root, model, schemaFiles, warnings);
     }

@@ -20,7 +20,7 @@ final class ContainerReader {
     /** Vespa container features that Sluice does not have. */
     private static final Set<String> UNSUPPORTED = Set.of(
             "search", "document-processing", "processing", "model-evaluation", "component", "components", "include",
-            "secret-store", "zookeeper", "load-balancer", "document", "server");
+            "secret-store", "secrets", "zookeeper", "load-balancer", "document", "server");
 
     /** Access control Sluice does not have: ignoring it would serve every client, so it stops start-up. */
     private static final Set<String> ACCESS_CONTROL = Set.of("client-authorize");
@@ -58,6 +58,7 @@ final class ContainerReader {
         AccessLogConfig accessLog = null;
         Duration stopTimeout = ContainerCluster.DEFAULT_STOP_TIMEOUT;
         List<ClientConfig> clients = List.of();
+        XmlElement clientsElement = null;
         Set<String> seen = new HashSet<>();
         for (XmlElement child : container.children()) {
             switch (child.name()) {
@@ -75,6 +76,7 @@ final class ContainerReader {
                 case "clients":
                     diagnostics.once(child, container, seen);
                     clients = clients(child);
+                    clientsElement = child;
                     break;
                 case "accesslog":
                     AccessLogConfig log = accessLog(child);
@@ -117,6 +119,13 @@ final class ContainerReader {
         List<ServerConfig> connectors = servers.isEmpty()
                 ? List.of(ServerConfig.cleartext(DEFAULT_SERVER_ID, ContainerCluster.DEFAULT_PORT))
                 : servers;
+        if (clientsElement != null && clients.stream().anyMatch(client -> ! client.certificateFiles().isEmpty())
+            && connectors.stream().noneMatch(ContainerReader::asksForClientCertificates))
+            throw diagnostics.error(clientsElement, "<clients> of " + container.describe() + " has certificate clients, "
+                                                    + "but no <server> has <ssl> with <client-authentication>want or need "
+                                                    + "and <ca-certificates-file> trusting them: no request could present "
+                                                    + "one (Vespa Cloud's mTLS endpoint is an <http><server> with <ssl> "
+                                                    + "here)");
         Optional<DocumentApiConfig> api = documentApi;
         AccessLogConfig log = accessLog == null ? AccessLogConfig.disabled() : accessLog;
         Duration stop = stopTimeout;
@@ -129,6 +138,10 @@ final class ContainerReader {
             if (child.name().equals(name) || hasDescendant(child, name))
                 return true;
         return false;
+    }
+
+    private static boolean asksForClientCertificates(ServerConfig server) {
+        return server.ssl().map(ssl -> ssl.clientAuthentication() != SslConfig.ClientAuthentication.DISABLED).orElse(false);
     }
 
     /** Vespa's {@code <clients>}: each {@code <client id permissions>} with {@code <certificate file>}s and {@code <token id>}s. */

@@ -196,6 +196,10 @@ final class ContentReader {
                                                             "groups", "group-size"));
         List<ContentCluster.Node> result = new ArrayList<>();
         for (XmlElement child : nodes.children()) {
+            if (child.name().equals("resources")) {
+                diagnostics.noEffect(child, nodes, "Sluice runs in the resources of its own process");
+                continue;
+            }
             if ( ! child.name().equals("node")) {
                 diagnostics.unknown(child, nodes);
                 continue;

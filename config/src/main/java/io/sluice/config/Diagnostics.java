@@ -41,9 +41,9 @@ final class Diagnostics {
         warn(element, "unknown element <" + element.name() + "> in <" + parent.name() + ">, ignored");
     }
 
-    /** A Vespa element for a feature Sluice does not have. */
+    /** A Vespa element for a feature Sluice does not have, named with its id so that a component can be told apart. */
     void unsupported(XmlElement element, XmlElement parent) {
-        warn(element, "unsupported element <" + element.name() + "> in <" + parent.name() + ">, ignored");
+        warn(element, "unsupported element " + element.describe() + " in <" + parent.name() + ">, ignored");
     }
 
     /**

@@ -90,9 +90,13 @@ final class XmlReader {
 
     private static Map<String, String> attributes(XMLStreamReader reader) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        for (int i = 0; i < reader.getAttributeCount(); i++)
-            attributes.put(qualifiedName(reader.getAttributePrefix(i), reader.getAttributeLocalName(i)),
-                           reader.getAttributeValue(i));
+        for (int i = 0; i < reader.getAttributeCount(); i++) {
+            // Named as Vespa's documentation writes them, whatever prefix the file binds to the namespace.
+            String name = DeployVariants.NAMESPACE.equals(reader.getAttributeNamespace(i))
+                    ? DeployVariants.PREFIX + reader.getAttributeLocalName(i)
+                    : qualifiedName(reader.getAttributePrefix(i), reader.getAttributeLocalName(i));
+            attributes.put(name, reader.getAttributeValue(i));
+        }
         return attributes;
     }
 

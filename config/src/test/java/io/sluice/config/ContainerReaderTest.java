@@ -261,11 +261,17 @@ class ContainerReaderTest {
                      + "read and write; remove the element to serve without them", e.getMessage());
     }
 
+    private static final String MTLS_SERVER = "<http><server id=\"tls\" port=\"8443\"><ssl>"
+                                              + "<private-key-file>k.pem</private-key-file><certificate-file>c.pem</certificate-file>"
+                                              + "<ca-certificates-file>ca.pem</ca-certificates-file>"
+                                              + "<client-authentication>want</client-authentication></ssl></server></http>\n";
+
     @Test
     void clients_readCertificatesTokensAndPermissions() throws Exception {
         java.nio.file.Files.createDirectories(dir.resolve("security"));
         java.nio.file.Files.writeString(dir.resolve("security/clients.pem"), "-----BEGIN CERTIFICATE-----\n");
-        ContainerCluster container = container(dir, "<clients>\n"
+        ContainerCluster container = container(dir, MTLS_SERVER
+                                                    + "<clients>\n"
                                                     + "<client id=\"feed\" permissions=\"read,write\"><certificate file=\"security/clients.pem\"/></client>\n"
                                                     + "<client id=\"query\" permissions=\"read\"><token id=\"query-token\"/></client>\n"
                                                     + "</clients>\n");
@@ -286,6 +292,17 @@ class ContainerReaderTest {
         ConfigException missing = assertThrows(ConfigException.class,
                 () -> loadContainer(dir, "<clients>\n<client id=\"feed\" permissions=\"read\"><certificate file=\"nope.pem\"/></client>\n</clients>\n"));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+    }
+
+    @Test
+    void certificateClients_withoutServerAskingForCertificates_stopStartUpNamingClientsAndLine() throws Exception {
+        java.nio.file.Files.createDirectories(dir.resolve("security"));
+        java.nio.file.Files.writeString(dir.resolve("security/clients.pem"), "-----BEGIN CERTIFICATE-----\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> loadContainer(dir, "<document-api/>\n<clients>\n"
+                + "<client id=\"mtls\" permissions=\"read,write\"><certificate file=\"security/clients.pem\"/></client>\n"
+                + "</clients>\n"));
+        assertTrue(e.getMessage().startsWith("services.xml:4: <clients> of <container id='default'> has certificate clients, "
+                                             + "but no <server> has <ssl> with <client-authentication>"), e.getMessage());
     }
 
 }

@@ -307,6 +307,7 @@ final class SchemaFileParser {
     /**
      * Skips one statement: to the end of its line, including any balanced brace blocks opened on it (which may span
      * lines), or a block that opens at the start of the next line. Stops before a '}' that closes the enclosing block.
+     * Braces inside parentheses are not blocks: {@code field e type tensor<float>(p{}, x[8]) { ... }} is one statement.
      */
     private void skip() {
         Token first = next();
@@ -314,15 +315,27 @@ final class SchemaFileParser {
             skipBlock(first);
             return;
         }
+        int parentheses = first.isSymbol('(') ? 1 : 0;
+        int bracesInParentheses = 0;
         while (true) {
             Token token = peek();
-            if (token.kind() == Token.Kind.END || token.isSymbol('}')) return;
+            if (token.kind() == Token.Kind.END) return;
+            if (token.isSymbol('}') && bracesInParentheses == 0) return; // unbalanced '(': let the block end anyway
+            if (parentheses > 0) {
+                if (token.isSymbol('(')) parentheses++;
+                else if (token.isSymbol(')')) parentheses--;
+                else if (token.isSymbol('{')) bracesInParentheses++;
+                else if (token.isSymbol('}')) bracesInParentheses--;
+                next();
+                continue;
+            }
             if (token.isSymbol('{')) {
                 next();
                 skipBlock(token);
                 return;
             }
             if (token.startsLine()) return;
+            if (token.isSymbol('(')) parentheses++;
             next();
         }
     }

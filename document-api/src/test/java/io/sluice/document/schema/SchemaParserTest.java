@@ -124,6 +124,22 @@ class SchemaParserTest {
     }
 
     @Test
+    void fieldOutsideDocument_withMappedTensorType_isSkippedAsOneStatement() {
+        String schema = "schema a {\n"
+                        + "  document a { field text type string { indexing: summary } }\n"
+                        + "  field embedding type tensor<bfloat16>(token{}, x[4]) {\n"
+                        + "    indexing: input text | embed | attribute\n"
+                        + "  }\n"
+                        + "  fieldset default { fields: text }\n"
+                        + "}\n";
+        List<String> warnings = new java.util.ArrayList<>();
+        DocumentTypes types = SchemaParser.parse(Map.of("schemas/a.sd", schema), warnings::add);
+        assertTrue(types.contains("a"));
+        assertEquals(List.of("schemas/a.sd: skipped, as Sluice runs no indexing, ranking or summaries and stores and "
+                             + "returns documents as fed: field (outside the document), indexing"), warnings);
+    }
+
+    @Test
     void referenceType() {
         assertEquals(new ReferenceType("artist"), typeOf("by"));
     }
