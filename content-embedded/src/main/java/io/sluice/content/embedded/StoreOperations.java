@@ -41,6 +41,9 @@ final class StoreOperations {
     private final ReadOptions reads = new ReadOptions();
     /** Reads that answer Incomplete instead of reading a file: what the memtables and the block cache hold. */
     private final ReadOptions cachedReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
+    /** Parent readers for the two read options, made once: every get and update passes one to the rules. */
+    private final ParentDocuments parents;
+    private final ParentDocuments cachedParents;
 
     /**
      * Operations on {@code db} whose timestamps come from {@code clock}, each above {@code floor} (every timestamp
@@ -53,6 +56,8 @@ final class StoreOperations {
         this.reader = reader;
         this.clock = clock;
         this.timestamps = Timestamps.monotonic(clock, floor);
+        this.parents = parentsReading(this.reads);
+        this.cachedParents = parentsReading(cachedReads);
     }
 
     /**
@@ -135,6 +140,10 @@ final class StoreOperations {
      * retried on a store thread).
      */
     ParentDocuments parents(ReadOptions reads) {
+        return reads == this.reads ? parents : reads == cachedReads ? cachedParents : parentsReading(reads);
+    }
+
+    private ParentDocuments parentsReading(ReadOptions reads) {
         return id -> {
             byte[] value;
             try {
