@@ -106,7 +106,13 @@ final class RocksStore implements AutoCloseable {
                     .setBytesPerSync(1L << 20)
                     .setMaxTotalWalSize(4 * options.writeBufferBytes())
                     .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
-                    .setKeepLogFileNum(3));
+                    .setKeepLogFileNum(3)
+                    // Point reads (gets, and the reads of conditions and updates) look a found row up in a row cache
+                    // before searching the table file's index, filter and data block. It shares the block cache's
+                    // budget, so it adds no memory. Server CPU per GET (h2c 4x256 of 1,000 stored documents after
+                    // 30 s of puts, JFR-free, per-thread /proc): 37-41 us with it against 41-53 us without (two
+                    // and six runs, alternating); perf put RocksDB's Get at ~29% of a GET's CPU without it.
+                    .setRowCache(cache));
             ColumnFamilyOptions documentOptions = own(resources, new ColumnFamilyOptions()
                     .setTableFormatConfig(table)
                     .setCompressionType(CompressionType.LZ4_COMPRESSION)

@@ -218,6 +218,35 @@ class EmbeddedStoreTest {
     }
 
     @Test
+    void rowCachedRead_isNeverServedAfterTheDocumentChangesInANewerFile() throws Exception {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+        backend.store().flush();
+        assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until()))), "a read from the file");
+        assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until()))), "the same row, now cached");
+
+        clock.advance(Duration.ofSeconds(1));
+        long rewritten = await(backend.put(song("a", "Jude"), until())).timestamp();
+        assertEquals("Jude", title(await(backend.get(id("a"), FieldSet.all(), until()))), "from the memtable");
+        backend.store().flush();
+        Outcome afterFlush = await(backend.get(id("a"), FieldSet.all(), until()));
+        assertEquals("Jude", title(afterFlush), "from the newer file, not the row cached from the older one");
+        assertEquals(rewritten, afterFlush.timestamp());
+
+        clock.advance(Duration.ofSeconds(1));
+        await(backend.remove(id("a"), until()));
+        backend.store().flush();
+        assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
+        backend.store().db().compactRange();
+        assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
+    }
+
+    private static String title(Outcome outcome) {
+        assertEquals(Status.SUCCESS, outcome.status(), outcome::toString);
+        return ((StringValue) outcome.document().orElseThrow().value("title").orElseThrow()).value();
+    }
+
+    @Test
     void reopen_afterClose_keepsRemovedDocumentRemoved() {
         EmbeddedContentBackend backend = open(options());
         await(backend.put(song("a", "Hey"), until()));
