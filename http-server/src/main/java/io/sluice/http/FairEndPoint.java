@@ -1,5 +1,7 @@
 package io.sluice.http;
 
+import io.sluice.content.CoalescedWrites;
+
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.Callback;
@@ -19,6 +21,9 @@ import java.nio.channels.WritePendingException;
  * so a client that sends them without pause held the selector, and every other connection on it waited: ordinary
  * reads took 15 s. Ending each round after {@code ROUND_BYTES} lets the selector serve the others in between; a busy
  * legitimate connection pays one more wake-up per {@code ROUND_BYTES}.
+ *
+ * <p>It also lets a thread answering many operations at once ({@link CoalescedWrites}) defer its first socket write to
+ * the end of that work, so its later responses on the connection leave with the next write instead of one write each.
  */
 final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
 
@@ -75,9 +80,43 @@ final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
     @Override public Object getTransport() { return endPoint.getTransport(); }
     @Override public long getIdleTimeout() { return endPoint.getIdleTimeout(); }
     @Override public void setIdleTimeout(long idleTimeout) { endPoint.setIdleTimeout(idleTimeout); }
-    @Override public void write(Callback callback, ByteBuffer... buffers) throws WritePendingException { endPoint.write(callback, buffers); }
+
+    /**
+     * Writes now, or at the end of the {@link CoalescedWrites#run task} this thread runs: then the responses the task
+     * answers on this connection after this one queue behind this write and leave together in the next.
+     */
+    @Override
+    public void write(Callback callback, ByteBuffer... buffers) throws WritePendingException {
+        if (!CoalescedWrites.defer(() -> deferredWrite(callback, buffers)))
+            endPoint.write(callback, buffers);
+    }
+
+    private void deferredWrite(Callback callback, ByteBuffer... buffers) {
+        try {
+            endPoint.write(callback, buffers);
+        }
+        catch (RuntimeException e) { // the caller that would have seen it has returned: tell its callback instead
+            callback.failed(e);
+        }
+    }
+
     @Override public void write(Callback callback, SocketAddress address, ByteBuffer... buffers) throws WritePendingException { endPoint.write(callback, address, buffers); }
-    @Override public void write(boolean last, ByteBuffer byteBuffer, Callback callback) { endPoint.write(last, byteBuffer, callback); }
+    /** As {@link #write(Callback, ByteBuffer...)}: Jetty's HTTP/2 flusher writes through this one. */
+    @Override
+    public void write(boolean last, ByteBuffer byteBuffer, Callback callback) {
+        if (!CoalescedWrites.defer(() -> deferredWrite(last, byteBuffer, callback)))
+            endPoint.write(last, byteBuffer, callback);
+    }
+
+    private void deferredWrite(boolean last, ByteBuffer byteBuffer, Callback callback) {
+        try {
+            endPoint.write(last, byteBuffer, callback);
+        }
+        catch (RuntimeException e) {
+            callback.failed(e);
+        }
+    }
+
     @Override public Callback cancelWrite(Throwable cause) { return endPoint.cancelWrite(cause); }
     @Override public Connection getConnection() { return endPoint.getConnection(); }
     @Override public void setConnection(Connection connection) { endPoint.setConnection(connection); }

@@ -1,5 +1,7 @@
 package io.sluice.content.embedded;
 
+import io.sluice.content.CoalescedWrites;
+
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -136,7 +138,9 @@ final class GroupWriter implements StoreWriter {
     }
 
     private void complete(List<Pending> pendings, RocksDBException failure) {
-        Runnable completion = () -> {
+        // The responses these completions write on one connection leave in one socket write (CoalescedWrites): on
+        // h2c 4x256 puts, one write call per response was ~9% of the server's CPU.
+        Runnable completion = () -> CoalescedWrites.run(() -> {
             for (Pending pending : pendings) {
                 if (failure == null) {
                     pending.done.complete(null);
@@ -144,7 +148,7 @@ final class GroupWriter implements StoreWriter {
                     pending.done.completeExceptionally(failure);
                 }
             }
-        };
+        });
         try {
             completions.execute(completion);
         } catch (RejectedExecutionException e) {

@@ -1,0 +1,65 @@
+package io.sluice.content;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lets a thread that answers many operations at once (an engine completing a batch of writes) have each connection's
+ * responses leave in one socket write instead of one write each. Within {@link #run}, a connection's end point that
+ * supports it hands its socket write to {@link #defer} instead of making it; the writes run, in order, when the task
+ * ends. Until then the connection's HTTP/2 flusher waits for that first write, so the responses answered after it on
+ * the same connection queue up behind it and leave together, in one write (one TLS record) per connection, when it
+ * completes.
+ *
+ * <p>Only for tasks that never wait for their own writes (nothing here blocks on a response being sent): a deferred
+ * write happens when the task returns. Other threads' writes to a connection with a deferred write wait for it, at
+ * most for the rest of the task. Nested calls run within the outer one.
+ */
+public final class CoalescedWrites {
+
+    private static final ThreadLocal<List<Runnable>> DEFERRED = new ThreadLocal<>();
+
+    private CoalescedWrites() { }
+
+    /**
+     * Runs {@code task}, deferring the writes {@link #defer}red meanwhile on this thread to its end (also when it
+     * throws). A write that fails to start is its own end point's business: {@code defer}'s caller passes a write that
+     * reports failures to its callback.
+     */
+    public static void run(Runnable task) {
+        if (DEFERRED.get() != null) {
+            task.run();
+            return;
+        }
+        List<Runnable> deferred = new ArrayList<>();
+        DEFERRED.set(deferred);
+        try {
+            task.run();
+        } finally {
+            DEFERRED.remove(); // the deferred writes, and whatever their completions write next, go out at once
+            for (Runnable write : deferred) {
+                write.run();
+            }
+        }
+    }
+
+    /**
+     * Defers {@code write} to the end of the task this thread is {@link #run}ning, if any.
+     *
+     * @return whether it was deferred; if not, the caller writes now
+     */
+    public static boolean defer(Runnable write) {
+        List<Runnable> deferred = DEFERRED.get();
+        if (deferred == null) {
+            return false;
+        }
+        deferred.add(write);
+        return true;
+    }
+
+    /** Whether this thread is running a task whose writes are deferred. */
+    public static boolean active() {
+        return DEFERRED.get() != null;
+    }
+
+}
