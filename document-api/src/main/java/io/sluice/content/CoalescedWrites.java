@@ -23,8 +23,9 @@ public final class CoalescedWrites {
 
     /**
      * Runs {@code task}, deferring the writes {@link #defer}red meanwhile on this thread to its end (also when it
-     * throws). A write that fails to start is its own end point's business: {@code defer}'s caller passes a write that
-     * reports failures to its callback.
+     * throws). A write that throws does not keep the others from starting; the first such exception is thrown once all
+     * have started (added as suppressed to the task's own, if the task threw). End points pass writes that report
+     * failures to their callbacks instead of throwing.
      */
     public static void run(Runnable task) {
         if (DEFERRED.get() != null) {
@@ -35,11 +36,35 @@ public final class CoalescedWrites {
         DEFERRED.set(deferred);
         try {
             task.run();
-        } finally {
-            DEFERRED.remove(); // the deferred writes, and whatever their completions write next, go out at once
-            for (Runnable write : deferred) {
-                write.run();
+        } catch (RuntimeException | Error e) {
+            DEFERRED.remove();
+            try {
+                writeAll(deferred);
+            } catch (RuntimeException writeFailure) {
+                e.addSuppressed(writeFailure);
             }
+            throw e;
+        }
+        DEFERRED.remove(); // the deferred writes, and whatever their completions write next, go out at once
+        writeAll(deferred);
+    }
+
+    /** Starts every write, even after one throws: a write never started would leave its connection waiting forever. */
+    private static void writeAll(List<Runnable> writes) {
+        RuntimeException first = null;
+        for (Runnable write : writes) {
+            try {
+                write.run();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
