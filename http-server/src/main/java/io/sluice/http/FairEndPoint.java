@@ -87,30 +87,27 @@ final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
      */
     @Override
     public void write(Callback callback, ByteBuffer... buffers) throws WritePendingException {
-        if (!CoalescedWrites.defer(() -> deferredWrite(callback, buffers)))
+        if (CoalescedWrites.active()) // checked first: no deferred write is made for the usual, immediate one
+            CoalescedWrites.defer(() -> startDeferred(callback, () -> endPoint.write(callback, buffers)));
+        else
             endPoint.write(callback, buffers);
-    }
-
-    private void deferredWrite(Callback callback, ByteBuffer... buffers) {
-        try {
-            endPoint.write(callback, buffers);
-        }
-        catch (RuntimeException e) { // the caller that would have seen it has returned: tell its callback instead
-            callback.failed(e);
-        }
     }
 
     @Override public void write(Callback callback, SocketAddress address, ByteBuffer... buffers) throws WritePendingException { endPoint.write(callback, address, buffers); }
+
     /** As {@link #write(Callback, ByteBuffer...)}: Jetty's HTTP/2 flusher writes through this one. */
     @Override
     public void write(boolean last, ByteBuffer byteBuffer, Callback callback) {
-        if (!CoalescedWrites.defer(() -> deferredWrite(last, byteBuffer, callback)))
+        if (CoalescedWrites.active())
+            CoalescedWrites.defer(() -> startDeferred(callback, () -> endPoint.write(last, byteBuffer, callback)));
+        else
             endPoint.write(last, byteBuffer, callback);
     }
 
-    private void deferredWrite(boolean last, ByteBuffer byteBuffer, Callback callback) {
+    /** Starts a deferred write; the caller that would have seen it throw has returned, so its callback is told. */
+    private static void startDeferred(Callback callback, Runnable write) {
         try {
-            endPoint.write(last, byteBuffer, callback);
+            write.run();
         }
         catch (RuntimeException e) {
             callback.failed(e);
