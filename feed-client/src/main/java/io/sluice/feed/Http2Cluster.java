@@ -10,12 +10,17 @@ import org.eclipse.jetty.http2.HTTP2Stream;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.HTTP2ClientConnectionFactory;
 import org.eclipse.jetty.http2.frames.DataFrame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.http2.frames.SettingsFrame;
+import org.eclipse.jetty.io.ClientConnectionFactory;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,6 +30,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,6 +53,14 @@ final class Http2Cluster implements Cluster {
     private static final int MAX_RESPONSE_BYTES = 64 << 20;
     /** How long past an operation's deadline the client waits for the server's own timeout answer. */
     static final long DEADLINE_GRACE_MILLIS = 1_000;
+
+    /** Jetty's HTTP/2 sessions over {@link ReadBatchedEndPoint}s. */
+    private static final ClientConnectionFactory READ_BATCHED = new ClientConnectionFactory() {
+        private final HTTP2ClientConnectionFactory http2 = new HTTP2ClientConnectionFactory();
+        @Override public org.eclipse.jetty.io.Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
+            return http2.newConnection(new ReadBatchedEndPoint(endPoint), context);
+        }
+    };
 
     private final HttpClients clients;
     private final Connection[] connections;
@@ -85,8 +99,20 @@ final class Http2Cluster implements Cluster {
         }
     }
 
-    /** The connection with the fewest streams, with one stream taken; null when all are full. */
+    /**
+     * The connection whose responses this thread is handling, if it has room, else the one with the fewest streams;
+     * with one stream taken; null when all are full. So a session that answers gets its next requests back, and they
+     * leave together, in one write, when the read is handled ({@link ReadBatchedEndPoint}), where sending each to the
+     * least busy session made one write per request (also with a read of dozens of answers).
+     */
     private Connection acquire() {
+        Thread thread = Thread.currentThread();
+        for (Connection connection : connections) {
+            if ( ! connection.readBy(thread)) continue;
+            for (int inflight; (inflight = connection.inflight.get()) < connection.maxStreams; )
+                if (connection.inflight.compareAndSet(inflight, inflight + 1)) return connection;
+            break;
+        }
         int start = Math.floorMod(next.getAndIncrement(), connections.length);
         while (true) {
             Connection best = null;
@@ -150,6 +176,13 @@ final class Http2Cluster implements Cluster {
         final AtomicInteger inflight = new AtomicInteger();
         volatile int maxStreams;
         private volatile CompletableFuture<Session> session;
+        private volatile ReadBatchedEndPoint endPoint; // the latest session's
+
+        /** Whether {@code thread} is handling what the session read. */
+        boolean readBy(Thread thread) {
+            ReadBatchedEndPoint current = endPoint;
+            return current != null && current.isReadBy(thread);
+        }
 
         Connection(HTTP2Client http2, boolean tls, String host, int port, int maxStreams) {
             this.http2 = http2;
@@ -178,7 +211,7 @@ final class Http2Cluster implements Cluster {
             synchronized (this) {
                 if (session == null || ! usable(session)) {
                     InetSocketAddress address = new InetSocketAddress(host, port);
-                    session = tls ? connectTls(address) : http2.connect(address, this);
+                    session = tls ? connectTls(address) : connect(null, address);
                 }
                 return session;
             }
@@ -188,10 +221,23 @@ final class Http2Cluster implements Cluster {
         private CompletableFuture<Session> connectTls(InetSocketAddress address) {
             var ssl = http2.getClientConnector().getSslContextFactory();
             boolean chaChaOnly = clients.offersChaChaOnly();
-            CompletableFuture<Session> first = http2.connect(ssl, address, this);
+            CompletableFuture<Session> first = connect(ssl, address);
             if ( ! chaChaOnly) return first;
-            return first.exceptionallyCompose(failure -> clients.chaChaRefused(failure) ? http2.connect(ssl, address, this)
+            return first.exceptionallyCompose(failure -> clients.chaChaRefused(failure) ? connect(ssl, address)
                                                                                         : CompletableFuture.failedFuture(failure));
+        }
+
+        /** A session (over TLS if {@code ssl} is not null) whose requests sent while it reads leave in one write. */
+        private CompletableFuture<Session> connect(SslContextFactory.Client ssl, InetSocketAddress address) {
+            Promise.Completable<Session> promise = new Promise.Completable<>();
+            Map<String, Object> context = new ConcurrentHashMap<>();
+            context.put(ClientConnectionFactory.CONTEXT_KEY, READ_BATCHED);
+            http2.connect(Transport.TCP_IP, ssl, address, this, promise, context);
+            return promise.thenApply(session -> {
+                if (session instanceof HTTP2Session http2Session && http2Session.getEndPoint() instanceof ReadBatchedEndPoint batched)
+                    endPoint = batched;
+                return session;
+            });
         }
 
         /** Makes the next request open a new session; the current one closes once its streams completed. */

@@ -91,6 +91,8 @@ final class RequestStrategy implements AutoCloseable {
 
     private boolean acquirePending(DocumentId id) {
         if ( ! blockWhenFull) return pending.tryAcquire();
+        if (pending.tryAcquire()) return true;
+        ReadBatchedEndPoint.releaseHeldWrite(); // the requests this thread holds back may be what frees room
         try {
             pending.acquire();
             return true;
