@@ -1,5 +1,7 @@
 package io.sluice.content;
 
+import io.sluice.document.Slice;
+
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,10 +68,20 @@ public abstract class OrderedScanVisit extends PulledVisit {
      * @param plan         the units to walk, from the spec's progress on
      * @param executor     where batches are read (they block on the engine's storage)
      * @param engineClosed whether the engine is closed
+     * @throws InvalidProgressTokenException if the spec resumes a slice from a token of round-robin slices
      */
     protected OrderedScanVisit(String engine, VisitPlan plan, VisitSpec spec, Clock clock, Executor executor,
                                BooleanSupplier engineClosed) {
         super(engine, spec, clock, engineClosed);
+        Optional<ProgressToken> oldSplit = spec.progress().filter(ProgressToken::fromRoundRobinSlices);
+        if (oldSplit.isPresent() && !plan.hasExplicitBuckets()) {
+            Slice slice = oldSplit.get().slice();
+            throw new InvalidProgressTokenException("Continuation token is for slice " + slice.sliceId() + " of "
+                                                    + slice.slices() + " as an older version of Sluice split them "
+                                                    + "(round-robin superbuckets); slices are now contiguous runs of "
+                                                    + "superbuckets, so resuming from it would skip and repeat "
+                                                    + "documents: start this slice again without the token");
+        }
         this.plan = plan;
         this.executor = executor;
         this.position = plan.start();
@@ -90,6 +102,7 @@ public abstract class OrderedScanVisit extends PulledVisit {
         long bytes = 0;
         long started = clock.millis();
         try (Cursor cursor = open()) {
+            boolean positioned = false; // whether the cursor stands at the first entry at or after `at` (or past the last)
             while (at != null) {
                 Optional<KeyRange> unit = plan.unitAt(at);
                 if (unit.isEmpty()) {
@@ -98,10 +111,17 @@ public abstract class OrderedScanVisit extends PulledVisit {
                 }
                 KeyRange range = unit.get();
                 if (at.compareTo(range.start()) < 0) {
-                    at = range.start();
+                    at = range.start(); // a bucket start
+                    positioned = positioned && !(cursor.valid() && Long.compareUnsigned(cursor.orderKey(), at.orderKey()) < 0);
+                }
+                // The next unit of a run: the cursor already stands at the first entry past the last unit, which is at
+                // or after `at`, and none lies between. A seek would read (and decompress) the same block again.
+                if (!positioned) {
+                    cursor.seek(at);
+                    positioned = true;
                 }
                 Long beyond = null;
-                for (cursor.seek(at); cursor.valid(); cursor.next()) {
+                for (; cursor.valid(); cursor.next()) {
                     long orderKey = cursor.orderKey();
                     if (!range.contains(orderKey)) {
                         beyond = orderKey;

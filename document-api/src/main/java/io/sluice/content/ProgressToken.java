@@ -23,7 +23,10 @@ import java.util.zip.CRC32;
  */
 public final class ProgressToken {
 
-    private static final byte VERSION = 1;
+    // Version 2: slices are contiguous runs of superbuckets (Slice). Version 1 tokens are read too; where a version 1
+    // token of several slices was made with round-robin slices, see fromRoundRobinSlices.
+    private static final byte VERSION = 2;
+    private static final byte ROUND_ROBIN_SLICES_VERSION = 1;
     private static final int FIXED_BYTES = 1 + 1 + 1 + 4 + 4 + 8 + 4;
     private static final int CHECKSUM_BYTES = 4;
     private static final int SHOWN_TOKEN_CHARS = 40;
@@ -32,8 +35,14 @@ public final class ProgressToken {
     private final Slice slice;
     private final BucketSpace bucketSpace;
     private final DocumentKey position;
+    private final boolean roundRobinSlices;
 
     private ProgressToken(int distributionBits, Slice slice, BucketSpace bucketSpace, DocumentKey position) {
+        this(distributionBits, slice, bucketSpace, position, false);
+    }
+
+    private ProgressToken(int distributionBits, Slice slice, BucketSpace bucketSpace, DocumentKey position,
+                          boolean roundRobinSlices) {
         if (distributionBits < 1 || distributionBits > 32) {
             throw new IllegalArgumentException("Distribution bits must be in [1, 32], but was " + distributionBits);
         }
@@ -41,6 +50,7 @@ public final class ProgressToken {
         this.slice = Objects.requireNonNull(slice, "slice");
         this.bucketSpace = Objects.requireNonNull(bucketSpace, "bucketSpace");
         this.position = Objects.requireNonNull(position, "position");
+        this.roundRobinSlices = roundRobinSlices;
     }
 
     /** A token for a visit of {@code slice} of {@code space}, under {@code distributionBits}, standing at {@code position}. */
@@ -65,7 +75,7 @@ public final class ProgressToken {
             throw invalid(token, "checksum mismatch");
         }
         byte version = buffer.get();
-        if (version != VERSION) {
+        if (version != VERSION && version != ROUND_ROBIN_SLICES_VERSION) {
             throw invalid(token, "unknown version " + version);
         }
         try {
@@ -85,7 +95,7 @@ public final class ProgressToken {
             buffer.get(id);
             DocumentKey position = new DocumentKey(orderKey, utf8(id, token));
             return new ProgressToken(distributionBits, new Slice(slices, sliceId), BucketSpace.values()[space],
-                                     position);
+                                     position, version == ROUND_ROBIN_SLICES_VERSION && slices > 1);
         } catch (IllegalArgumentException | BufferUnderflowException e) {
             if (e instanceof InvalidProgressTokenException) {
                 throw e;
@@ -171,6 +181,16 @@ public final class ProgressToken {
 
     public BucketSpace bucketSpace() {
         return bucketSpace;
+    }
+
+    /**
+     * Whether this token was made by an older Sluice (token version 1) for one of several slices, when slices dealt
+     * out superbuckets round-robin. Engines that split slices into contiguous runs of superbuckets cannot resume from
+     * it without skipping and repeating documents; an engine whose split did not change (one splitting a hash ring)
+     * can.
+     */
+    public boolean fromRoundRobinSlices() {
+        return roundRobinSlices;
     }
 
     /** Everything before this key has been visited; nothing at or after it has. */

@@ -13,9 +13,9 @@ import java.util.Set;
  * The buckets a visit walks, in order, and how far along a position is: shared by backends so they all slice, resume
  * and report progress alike.
  *
- * <p>Without explicit buckets the visit walks the {@code 2^distributionBits} superbuckets in visiting order, skipping
- * those outside its slice (superbucket with cursor {@code n} is in slice {@code n mod slices}); progress is the
- * share of superbuckets wholly behind the position, skipped ones included. With explicit buckets from the
+ * <p>Without explicit buckets the visit walks the superbuckets of its {@linkplain Slice slice}, a contiguous run of them,
+ * in visiting order: one range of keys. Progress is the share of the slice's superbuckets wholly behind the position.
+ * With explicit buckets from the
  * selection's {@linkplain io.sluice.document.select.BucketConstraint bucket constraint}, it walks just those (merged
  * where they overlap), ignoring the slice; progress is the share of them behind the position.
  *
@@ -87,7 +87,8 @@ public final class VisitPlan {
     }
 
     /**
-     * The unit (a superbucket, or an explicit bucket range) holding {@code position}, or else the first one after it;
+     * The unit (a superbucket of the slice's run, or an explicit bucket range) holding {@code position}, or else the first
+     * one after it;
      * empty if there is none, i.e. a visit at {@code position} is finished.
      */
     public Optional<KeyRange> unitAt(DocumentKey position) {
@@ -95,8 +96,8 @@ public final class VisitPlan {
             int index = explicitIndex(position);
             return index < explicitRanges.size() ? Optional.of(explicitRanges.get(index)) : Optional.empty();
         }
-        long cursor = cursorInSlice(position);
-        if (cursor >= superbucketCount()) {
+        long cursor = Math.max(cursorOf(position), slice.firstCursor(distributionBits));
+        if (cursor >= slice.endCursor(distributionBits)) {
             return Optional.empty();
         }
         int shift = 64 - distributionBits;
@@ -104,12 +105,18 @@ public final class VisitPlan {
         return Optional.of(new KeyRange(first, first + ((1L << shift) - 1)));
     }
 
-    /** Percentage of the visit's units wholly before {@code position}; 100 exactly when the visit is finished there. */
+    /**
+     * Percentage of the visit's superbuckets (or explicit ranges) wholly before {@code position}; 100 exactly when the
+     * visit is finished there.
+     */
     public double percentFinished(DocumentKey position) {
         if (explicitRanges != null) {
             return explicitRanges.isEmpty() ? 100 : 100.0 * explicitIndex(position) / explicitRanges.size();
         }
-        return 100.0 * Math.min(cursorInSlice(position), superbucketCount()) / superbucketCount();
+        long first = slice.firstCursor(distributionBits);
+        long end = slice.endCursor(distributionBits);
+        long cursor = Math.min(Math.max(cursorOf(position), first), end);
+        return end == first ? 100 : 100.0 * (cursor - first) / (end - first);
     }
 
     /** A token to resume at {@code position}. */
@@ -125,15 +132,9 @@ public final class VisitPlan {
         return index;
     }
 
-    private long superbucketCount() {
-        return 1L << distributionBits;
-    }
-
-    /** The first cursor in this slice at or after the superbucket of {@code position}; may be past the last one. */
-    private long cursorInSlice(DocumentKey position) {
-        long cursor = position.orderKey() >>> (64 - distributionBits);
-        long offset = Math.floorMod(slice.sliceId() - cursor, (long) slice.slices());
-        return cursor + offset;
+    /** The visiting cursor of {@code position}'s superbucket, in {@code [0, 2^distributionBits)}. */
+    private long cursorOf(DocumentKey position) {
+        return position.orderKey() >>> (64 - distributionBits);
     }
 
 }

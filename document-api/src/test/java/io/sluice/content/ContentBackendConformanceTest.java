@@ -851,6 +851,60 @@ public abstract class ContentBackendConformanceTest {
     }
 
     @Test
+    void visit_slicesOfAnEngineInBucketOrder_areContiguousRuns() {
+        assumeTrue(visitsInBucketOrder(), "this backend splits slices otherwise");
+        putSongs(100);
+        DocumentKey lastOfPrevious = null;
+        for (int sliceId = 0; sliceId < 4; sliceId++) {
+            List<VisitEntry> slice = visitAll(spec().slice(Slice.of(4, sliceId)).build(), 7);
+            for (VisitEntry entry : slice) {
+                DocumentKey key = DocumentKey.of(entry.id());
+                assertTrue(lastOfPrevious == null || lastOfPrevious.compareTo(key) < 0,
+                           key + " of slice " + sliceId + " comes after " + lastOfPrevious);
+                lastOfPrevious = key;
+            }
+        }
+    }
+
+    @Test
+    void visit_sliceContinuationOfAnOlderVersion_isRefusedWhereSlicesAreRuns_otherwiseResumes() {
+        putSongs(60);
+        Slice slice = Slice.of(3, 1);
+        List<VisitBatch> batches = pages(spec().slice(slice).build(), 4);
+        List<String> all = idList(batches.stream().flatMap(b -> b.entries().stream()).collect(Collectors.toList()));
+        ProgressToken old = ProgressToken.parse(version1(batches.get(0).continuation().orElseThrow()));
+        VisitSpec resumed = spec().slice(slice).progress(old).build();
+        if (visitsInBucketOrder()) {
+            InvalidProgressTokenException e = assertThrows(InvalidProgressTokenException.class,
+                                                           () -> backend.visit(resumed));
+            assertTrue(e.getMessage().startsWith("Continuation token is for slice 1 of 3 as an older version of "
+                                                 + "Sluice split them"), e.getMessage());
+        } else {
+            assertEquals(all.subList(batches.get(0).entries().size(), all.size()), idList(visitAll(resumed, 4)));
+        }
+    }
+
+    @Test
+    void visit_continuationOfAnOlderVersion_ofOneSlice_resumes() {
+        putSongs(30);
+        List<VisitBatch> batches = pages(spec().build(), 4);
+        List<String> all = idList(batches.stream().flatMap(b -> b.entries().stream()).collect(Collectors.toList()));
+        ProgressToken old = ProgressToken.parse(version1(batches.get(0).continuation().orElseThrow()));
+        assertEquals(all.subList(batches.get(0).entries().size(), all.size()),
+                     idList(visitAll(spec().progress(old).build(), 4)));
+    }
+
+    /** {@code token} as Sluice encoded it before slices were contiguous runs: the same record, version byte 1. */
+    private static String version1(ProgressToken token) {
+        byte[] bytes = java.util.Base64.getUrlDecoder().decode(token.encoded());
+        bytes[0] = 1;
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes, 0, bytes.length - 4);
+        java.nio.ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+        return java.util.Base64.getUrlEncoder().encodeToString(bytes);
+    }
+
+    @Test
     void visit_explicitBuckets_ignoreSlicing() {
         putSongs(10);
         for (int i = 0; i < 3; i++) {

@@ -11,6 +11,7 @@ import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,10 +80,38 @@ class ProgressTokenTest {
     @Test
     void parse_unknownVersion_fails() {
         byte[] bytes = Base64.getUrlDecoder().decode(TOKEN.encoded());
-        bytes[0] = 2;
+        bytes[0] = 3;
         InvalidProgressTokenException e = assertThrows(InvalidProgressTokenException.class,
                 () -> ProgressToken.parse(Base64.getUrlEncoder().encodeToString(withChecksum(bytes))));
-        assertTrue(e.getMessage().endsWith(": unknown version 2"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(": unknown version 3"), e.getMessage());
+    }
+
+    @Test
+    void encoded_isVersion2_andNotFromRoundRobinSlices() {
+        assertEquals(2, Base64.getUrlDecoder().decode(TOKEN.encoded())[0]);
+        assertFalse(ProgressToken.parse(TOKEN.encoded()).fromRoundRobinSlices());
+    }
+
+    @Test
+    void parse_version1OfSeveralSlices_isFromRoundRobinSlices_otherwiseTheSame() {
+        ProgressToken old = ProgressToken.parse(version1(TOKEN));
+        assertTrue(old.fromRoundRobinSlices());
+        assertEquals(TOKEN, old);
+    }
+
+    @Test
+    void parse_version1OfOneSlice_isNotFromRoundRobinSlices() {
+        ProgressToken whole = ProgressToken.of(16, Slice.ALL, BucketSpace.DEFAULT, DocumentKey.bucketStart(12345));
+        ProgressToken old = ProgressToken.parse(version1(whole));
+        assertFalse(old.fromRoundRobinSlices());
+        assertEquals(whole, old);
+    }
+
+    /** {@code token} as the previous Sluice version encoded it: the same record with version byte 1. */
+    static String version1(ProgressToken token) {
+        byte[] bytes = Base64.getUrlDecoder().decode(token.encoded());
+        bytes[0] = 1;
+        return Base64.getUrlEncoder().encodeToString(withChecksum(bytes));
     }
 
     @Test

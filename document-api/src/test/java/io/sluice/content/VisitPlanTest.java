@@ -34,6 +34,8 @@ class VisitPlanTest {
         DocumentId id = DocumentId.of("id:ns:mytype::1"); // superbucket 0xc4 with 8 bits: cursor 35
         assertEquals(35, BucketId.superbucket(id, 8).visitingCursor(8));
         assertEquals(Optional.of(superbucket(35, 8)), plan(VisitSpec.builder(), 8).unitAt(DocumentKey.of(id)));
+        assertEquals(Optional.of(superbucket(35, 8)),
+                     plan(VisitSpec.builder().slice(Slice.of(16, 2)), 8).unitAt(DocumentKey.of(id))); // [32, 48)
     }
 
     @Test
@@ -44,18 +46,29 @@ class VisitPlanTest {
     }
 
     @Test
-    void unitAt_slice_skipsToNextCursorOfSlice() {
-        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(3, 2)), 8);
-        assertEquals(Optional.of(superbucket(2, 8)), plan.unitAt(DocumentKey.bucketStart(0)));
-        assertEquals(Optional.of(superbucket(5, 8)), plan.unitAt(superbucket(3, 8).start()));
+    void unitAt_beforeTheSlice_isItsFirstSuperbucket_withinIt_theNext() {
+        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(3, 1)), 8); // cursors [85, 170)
+        assertEquals(Optional.of(superbucket(85, 8)), plan.unitAt(DocumentKey.bucketStart(0)));
+        assertEquals(Optional.of(superbucket(100, 8)), plan.unitAt(superbucket(100, 8).start()));
+        assertEquals(Optional.of(superbucket(169, 8)), plan.unitAt(superbucket(168, 8).end().orElseThrow()));
+        assertEquals(Optional.of(superbucket(170, 8)),
+                     plan(VisitSpec.builder().slice(Slice.of(3, 2)), 8).unitAt(superbucket(3, 8).start()));
     }
 
     @Test
-    void unitAt_pastLastCursorOfSlice_isEmpty() {
-        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(3, 0)), 2); // cursors 0 and 3 of 4
-        assertEquals(Optional.of(superbucket(3, 2)), plan.unitAt(superbucket(1, 2).start()));
-        assertEquals(Optional.empty(), plan(VisitSpec.builder().slice(Slice.of(3, 1)), 2)
-                .unitAt(superbucket(2, 2).start()));
+    void unitAt_pastTheSlicesRun_isEmpty() {
+        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(3, 0)), 2); // cursor 0 of 4
+        assertEquals(Optional.of(superbucket(0, 2)), plan.unitAt(DocumentKey.bucketStart(0)));
+        assertEquals(Optional.empty(), plan.unitAt(superbucket(1, 2).start()));
+        assertEquals(Optional.empty(), plan(VisitSpec.builder().slice(Slice.of(3, 1)), 8) // cursors [85, 170)
+                .unitAt(superbucket(169, 8).end().orElseThrow()));
+    }
+
+    @Test
+    void unitAt_emptySlice_isEmpty_andFinished() {
+        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(5, 0)), 1); // 2 superbuckets, 5 slices
+        assertEquals(Optional.empty(), plan.unitAt(DocumentKey.bucketStart(0)));
+        assertEquals(100.0, plan.percentFinished(DocumentKey.bucketStart(0)));
     }
 
     @Test
@@ -67,9 +80,11 @@ class VisitPlanTest {
     }
 
     @Test
-    void percentFinished_countsSkippedSliceCursorsAsFinished() {
-        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(4, 3)), 4);
-        assertEquals(100.0 * 3 / 16, plan.percentFinished(DocumentKey.bucketStart(0)));
+    void percentFinished_ofASlice_countsOnlyItsOwnRun() {
+        VisitPlan plan = plan(VisitSpec.builder().slice(Slice.of(4, 3)), 4); // cursors [12, 16)
+        assertEquals(0.0, plan.percentFinished(DocumentKey.bucketStart(0)));
+        assertEquals(50.0, plan.percentFinished(superbucket(14, 4).start()));
+        assertEquals(75.0, plan.percentFinished(new DocumentKey(superbucket(15, 4).first() + 5, "id:a:b::c")));
     }
 
     @Test
