@@ -83,7 +83,7 @@ final class CopyCommand {
             from = url(args, "from");
             to = url(args, "to");
             VisitOptions parsed = VisitOptions.parse(args, OptionalInt.empty(), "from-time", "to-time");
-            options = parsed.split(Math.max(1, (VisitCommand.STREAMS + parsed.slices - 1) / parsed.slices));
+            options = parsed.splitWhole(VisitCommand.STREAMS);
             checkpointFile = args.value("checkpoint").map(Path::of);
             deadLetterFile = args.value("dead-letter").map(Path::of);
             connections = args.intValue("connections", 8, 1, 1024);

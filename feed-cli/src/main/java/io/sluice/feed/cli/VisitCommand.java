@@ -61,7 +61,7 @@ final class VisitCommand {
             "  --verbose                             print stack traces\n" +
             "  --help\n";
 
-    /** Server slices a dump to standard output visits at least: one stream is one server thread rendering documents. */
+    /** Server slices a one-slice dump to standard output visits: one stream is one server thread rendering documents. */
     static final int STREAMS = 4;
 
     private final PrintStream out;
@@ -105,8 +105,8 @@ final class VisitCommand {
                                 ? OptionalInt.of((int) Math.min(Integer.MAX_VALUE, output.format().maxDocuments()))
                                 : output.format().maxBytes() < Long.MAX_VALUE ? OptionalInt.of(10_000) : OptionalInt.empty();
             VisitOptions parsed = VisitOptions.parse(args, chunk);
-            // Files are one per slice; to standard output, a dump of few slices is visited as at least 4 server slices.
-            options = output.directory().isPresent() ? parsed : parsed.split(Math.max(1, (STREAMS + parsed.slices - 1) / parsed.slices));
+            // Files are one per slice; to standard output, a dump of everything as one slice is visited as 4 server slices.
+            options = output.directory().isPresent() ? parsed : parsed.splitWhole(STREAMS);
             if (output.directory().isPresent()) Files.createDirectories(output.directory().get());
             checkpointFile = args.value("checkpoint").map(Path::of);
             builder = ConnectionOptions.builder(args, ConnectionOptions.endpoint(args))

@@ -72,12 +72,18 @@ final class VisitOptions {
     }
 
     /**
-     * These options with each slice visited as {@code split} slices of the server, in parallel: slice i of N is the
-     * server's slices i, i + N, … of N × split, since a document's slice is a number modulo the slice count. A slice is
-     * one stream, which one server thread renders: a dump of few slices gets more of the server this way, and
-     * {@code --slice-id} still names the same documents.
+     * These options with a visit of everything as one slice (no {@code --slices}, or 1) read as {@code streams} slices
+     * of the server in parallel; any other visit as it is. A slice is one stream, which one server thread renders, so
+     * a one-slice dump gets more of the server this way. Only the whole is split: servers split slices differently
+     * (Vespa deals superbuckets out round-robin, Sluice in contiguous runs), so the server's slices i, i + N, … of N × k
+     * are slice i of N on one and not on the other, while all k slices of k are everything on both. So
+     * {@code --slice-id} names the server's slice whatever the output, and N > 1 slices are already N streams.
      */
-    VisitOptions split(int split) {
+    VisitOptions splitWhole(int streams) {
+        return slices == 1 ? split(streams) : this;
+    }
+
+    private VisitOptions split(int split) {
         return new VisitOptions(clusters, bucketSpaces, sliceIds, slices, split, parameters.withSlices(slices * split));
     }
 

@@ -219,17 +219,31 @@ class VisitCommandTest {
     }
 
     @Test
-    void toStandardOutput_aSliceIsVisitedAsFourOfTheServers_soSliceIdNamesTheSameDocuments() {
+    void toStandardOutput_oneSliceIsVisitedAsFourOfTheServers() {
+        assertEquals(List.of("slices=4&sliceId=0", "slices=4&sliceId=1", "slices=4&sliceId=2", "slices=4&sliceId=3"),
+                     serverSlices("--slices", "1"));
+    }
+
+    @Test
+    void toStandardOutput_oneOfSeveralSlices_isTheServersSliceOfTheSameNumber_whateverItsSplit() {
+        assertEquals(List.of("slices=2&sliceId=1"), serverSlices("--slices", "2", "--slice-id", "1"));
+        assertEquals(List.of("slices=3&sliceId=0", "slices=3&sliceId=1", "slices=3&sliceId=2"), serverSlices("--slices", "3"));
+    }
+
+    /** The slices the server is asked for by a visit to standard output with {@code options}, sorted. */
+    private static List<String> serverSlices(String... options) {
         List<String> queries = new CopyOnWriteArrayList<>();
         try (StubServer server = new StubServer(r -> {
             queries.add(r.query().replaceAll(".*(slices=\\d+&sliceId=\\d+).*", "$1"));
             return jsonl("{\"continuation\":{\"percentFinished\":100.0}}");
         })) {
-            CliRunner result = CliRunner.run("", "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
-                                             "--slices", "2", "--slice-id", "1", "--silent");
+            List<String> argv = new java.util.ArrayList<>(List.of("visit", "--endpoint", server.uri().toString(), "--cluster", "music",
+                                                                  "--bucket-space", "default", "--silent"));
+            argv.addAll(List.of(options));
+            CliRunner result = CliRunner.run("", argv.toArray(String[]::new));
             assertEquals(0, result.exitCode(), result.err());
         }
-        assertEquals(List.of("slices=4&sliceId=1", "slices=4&sliceId=3"), queries.stream().sorted().toList());
+        return queries.stream().sorted().toList();
     }
 
 }
