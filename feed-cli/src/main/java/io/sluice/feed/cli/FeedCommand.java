@@ -1,5 +1,6 @@
 package io.sluice.feed.cli;
 
+import com.github.luben.zstd.ZstdInputStream;
 import io.sluice.feed.Compression;
 import io.sluice.feed.FeedClient;
 import io.sluice.feed.FeedClientBuilder;
@@ -31,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.GZIPInputStream;
 
 /** {@code sluice feed}: the official {@code vespa-feed-client} command line, on this library. */
 final class FeedCommand {
@@ -49,7 +51,8 @@ final class FeedCommand {
             "Usage: sluice feed --endpoint URL (--file FILE | --stdin | --speed-test) [options]\n" +
             "Feeds a JSON array or JSONL of document operations to a /document/v1 endpoint over HTTP/2.\n\n" +
             ConnectionOptions.HELP +
-            "  --file FILE                           feed file (JSON array or JSONL)\n" +
+            "  --file FILE                           feed file (JSON array or JSONL), or one gzip- or zstd-compressed\n" +
+            "                                        (as ./sluice visit --compression writes them)\n" +
             "  --stdin                               read the feed from standard input\n" +
             "  --connections N                       HTTP/2 connections per endpoint (default 8)\n" +
             "  --max-streams-per-connection N        concurrent streams per connection (default 128)\n" +
@@ -141,6 +144,10 @@ final class FeedCommand {
             if (args.has("checkpoint")) {
                 if ( ! args.has("file")) throw new UsageException("Option '--checkpoint' needs '--file': standard input cannot be resumed");
                 Path file = ConnectionOptions.existing(args, "file");
+                Optional<String> compression = compression(file);
+                if (compression.isPresent())
+                    throw new UsageException("Option '--checkpoint' needs uncompressed JSONL input, but '" + file + "' is " +
+                                             compression.get() + "-compressed; decompress it first");
                 if (startsWithArray(file)) throw new UsageException("Option '--checkpoint' needs JSONL input, but '" + file + "' is a JSON array");
                 checkpoint = FeedCheckpoint.load(Path.of(args.value("checkpoint").get()), file);
             }
@@ -150,8 +157,13 @@ final class FeedCommand {
             }
             else if (args.has("file")) {
                 Path file = ConnectionOptions.existing(args, "file");
+                Optional<String> compression = compression(file);
                 input = Files.newInputStream(file);
-                inputSize = OptionalLong.of(Files.size(file));
+                if (compression.isPresent()) { // as ./sluice visit --compression writes them; progress shows no percentage
+                    input = compression.get().equals("gzip") ? new GZIPInputStream(input, 1 << 16) : new ZstdInputStream(input);
+                    inputSize = OptionalLong.empty();
+                }
+                else inputSize = OptionalLong.of(Files.size(file));
                 if (checkpoint != null) input.skipNBytes(checkpoint.start().offset());
             }
             else {
@@ -246,6 +258,22 @@ final class FeedCommand {
     }
 
     /** Whether the first character other than white space is '[', peeked without consuming the feed's stream. */
+    /**
+     * "gzip" or "zstd" if {@code file} starts with the magic number of a gzip member or a zstd frame, else empty. A feed
+     * file starts with whitespace, '[' or '{', which neither magic number does.
+     */
+    static Optional<String> compression(Path file) throws IOException {
+        byte[] head = new byte[4];
+        int length;
+        try (InputStream in = Files.newInputStream(file)) {
+            length = in.readNBytes(head, 0, head.length);
+        }
+        if (length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) return Optional.of("gzip");
+        if (length == 4 && (head[0] & 0xff) == 0x28 && (head[1] & 0xff) == 0xb5 && (head[2] & 0xff) == 0x2f && (head[3] & 0xff) == 0xfd)
+            return Optional.of("zstd");
+        return Optional.empty();
+    }
+
     private static boolean startsWithArray(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             for (int b; (b = in.read()) >= 0; )

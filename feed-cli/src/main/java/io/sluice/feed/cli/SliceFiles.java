@@ -2,6 +2,8 @@ package io.sluice.feed.cli;
 
 import io.sluice.feed.VisitSink;
 
+import com.github.luben.zstd.ZstdOutputStream;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,7 +26,8 @@ import java.util.zip.GZIPOutputStream;
  * continuation after a file holds {@code maxDocuments} documents or {@code maxBytes} bytes of JSON. A file is written
  * under its name plus {@code .partial} and renamed when complete, so every file with its final name is whole and valid.
  * <p>
- * Resumable: at each continuation the slice's output is complete up to that point (a gzip member ends there), and the
+ * Resumable: at each continuation the slice's output is complete up to that point (a gzip member or zstd frame ends
+ * there), and the
  * checkpoint records the token with the partial file's length and index; a rerun truncates the partial file to that
  * length and goes on. Before a file is renamed, the checkpoint naming the next file is saved, and a rerun completes the
  * rename of any earlier partial file. Used by the slice's thread only.
@@ -32,9 +35,32 @@ import java.util.zip.GZIPOutputStream;
 final class SliceFiles implements VisitSink, Closeable {
 
     /** How the files are written. */
-    record Format(boolean array, boolean gzip, long maxDocuments, long maxBytes) {
+    record Format(boolean array, Compression compression, long maxDocuments, long maxBytes) {
         boolean rotates() { return maxDocuments < Long.MAX_VALUE || maxBytes < Long.MAX_VALUE; }
-        String extension() { return (array ? ".json" : ".jsonl") + (gzip ? ".gz" : ""); }
+        String extension() { return (array ? ".json" : ".jsonl") + compression.extension; }
+    }
+
+    /**
+     * How file contents are compressed. Both formats allow a file of several compressed units one after the other
+     * (gzip members, zstd frames), read back as one stream by {@code gzip -d}, {@code zstd -d} and the libraries, so
+     * one unit ends at every continuation and a resumed slice appends the next.
+     */
+    enum Compression {
+        NONE(""), GZIP(".gz"), ZSTD(".zst");
+
+        final String extension;
+
+        Compression(String extension) { this.extension = extension; }
+
+        /** A new compressed unit, written to {@code out}, which its closing ends (and leaves {@code out} open). */
+        OutputStream begin(OutputStream out) throws IOException {
+            switch (this) {
+                case GZIP: return new FastGzip(out);
+                // Level 1, as for gzip; writes come in blocks of SliceWriter.BLOCK_BYTES, so no buffer of its own.
+                case ZSTD: return new ZstdOutputStream(out, 1);
+                default: throw new IllegalStateException("Not compressed");
+            }
+        }
     }
 
     private static final byte[] ARRAY_START = "[\n".getBytes(StandardCharsets.US_ASCII);
@@ -52,7 +78,7 @@ final class SliceFiles implements VisitSink, Closeable {
     private int used = 0;
     private int index;                 // of the current file
     private FileChannel file;          // the current partial file
-    private OutputStream compressed;   // the current gzip member, or null between members
+    private OutputStream compressed;   // the current gzip member or zstd frame, or null between them
     private long fileDocuments;        // documents in the current file, those still in the block included
     private long fileJsonBytes;        // bytes of JSON in the current file, before compression
     private long atToken;              // length of the partial file at the last continuation
@@ -174,7 +200,7 @@ final class SliceFiles implements VisitSink, Closeable {
             write(ARRAY_END, 0, ARRAY_END.length);
             endMember();
         }
-        if (format.gzip() && file.position() == 0) { // an empty gzip file is not valid gzip: write an empty member
+        if (format.compression() != Compression.NONE && file.position() == 0) { // an empty file is not valid: write an empty unit
             write(ARRAY_START, 0, 0);
             endMember();
         }
@@ -198,7 +224,7 @@ final class SliceFiles implements VisitSink, Closeable {
     @Override
     public void rewind() throws IOException {
         used = 0;
-        compressed = null; // the member begun after the token is cut off below; its deflater is garbage
+        compressed = null; // the unit begun after the token is cut off below; its compressor is garbage
         documents.add(documentsAtToken - fileDocuments);
         fileDocuments = documentsAtToken;
         fileJsonBytes = jsonBytesAtToken;
@@ -227,8 +253,8 @@ final class SliceFiles implements VisitSink, Closeable {
     }
 
     private void write(byte[] bytes, int offset, int length) throws IOException {
-        if (format.gzip()) {
-            if (compressed == null) compressed = new FastGzip(new ChannelStream(file));
+        if (format.compression() != Compression.NONE) {
+            if (compressed == null) compressed = format.compression().begin(new ChannelStream(file));
             compressed.write(bytes, offset, length);
             return;
         }
@@ -236,7 +262,7 @@ final class SliceFiles implements VisitSink, Closeable {
         while (buffer.hasRemaining()) file.write(buffer);
     }
 
-    /** Ends the current gzip member, so the file is a valid gzip file up to here; a next write begins another. */
+    /** Ends the current gzip member or zstd frame, so the file is valid up to here; a next write begins another. */
     private void endMember() throws IOException {
         if (compressed == null) return;
         compressed.close();

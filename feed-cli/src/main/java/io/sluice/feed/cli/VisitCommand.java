@@ -53,7 +53,7 @@ final class VisitCommand {
             "                                        each file is written as NAME.partial and renamed when complete\n" +
             "  --max-documents-per-file N            with --output-dir: a new file once a file holds N documents\n" +
             "  --max-bytes-per-file SIZE             with --output-dir: a new file once a file holds SIZE bytes of JSON (e.g. 1G)\n" +
-            "  --compression none|gzip               with --output-dir: gzip files (.jsonl.gz); zstd is not supported\n" +
+            "  --compression none|gzip|zstd          with --output-dir: gzip (.jsonl.gz) or zstd (.jsonl.zst) files\n" +
             "  --checkpoint FILE                     save progress to FILE; a rerun with it continues where it stopped\n" +
             "  --delete-where                        delete the selected documents instead of printing them\n" +
             "  --update-where FILE                   apply the update in FILE ({\"fields\":{…}}) to the selected documents\n" +
@@ -190,12 +190,14 @@ final class VisitCommand {
 
     private static Output output(Args args, String mode) {
         boolean array = args.has("make-feed") && ! args.has("json-lines") || args.given("json-lines") && ! args.has("json-lines");
-        String compression = args.value("compression").orElse("none");
-        if (compression.equals("zstd"))
-            throw new UsageException("Option '--compression zstd' is not supported: it needs a zstd library " +
-                                     "(com.github.luben:zstd-jni), which this build does not include; use gzip");
-        if ( ! compression.equals("none") && ! compression.equals("gzip"))
-            throw new UsageException("Option '--compression' takes none or gzip, but got '" + compression + "'");
+        String compressionName = args.value("compression").orElse("none");
+        SliceFiles.Compression compression;
+        switch (compressionName) {
+            case "none": compression = SliceFiles.Compression.NONE; break;
+            case "gzip": compression = SliceFiles.Compression.GZIP; break;
+            case "zstd": compression = SliceFiles.Compression.ZSTD; break;
+            default: throw new UsageException("Option '--compression' takes none, gzip or zstd, but got '" + compressionName + "'");
+        }
         Optional<Path> directory = args.value("output-dir").map(Path::of);
         for (String option : List.of("max-documents-per-file", "max-bytes-per-file", "compression"))
             if (args.has(option) && directory.isEmpty())
@@ -205,7 +207,7 @@ final class VisitCommand {
                 if (args.given(option)) throw new UsageException("Option '--" + option + "' is for visiting, not for --" + mode);
         long maxDocuments = args.has("max-documents-per-file") ? args.intValue("max-documents-per-file", 1, 1, Integer.MAX_VALUE) : Long.MAX_VALUE;
         long maxBytes = args.has("max-bytes-per-file") ? VisitOptions.bytes(args, "max-bytes-per-file") : Long.MAX_VALUE;
-        return new Output(directory, new SliceFiles.Format(array, compression.equals("gzip"), maxDocuments, maxBytes));
+        return new Output(directory, new SliceFiles.Format(array, compression, maxDocuments, maxBytes));
     }
 
     private static void runUnit(VisitClient client, VisitOptions options, VisitOptions.Unit unit, List<String> clusters,

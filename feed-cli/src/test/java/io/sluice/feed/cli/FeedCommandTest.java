@@ -1,13 +1,22 @@
 package io.sluice.feed.cli;
 
+import com.github.luben.zstd.ZstdOutputStream;
 import io.sluice.feed.StubServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,6 +86,45 @@ class FeedCommandTest {
         String remove = "DELETE /document/v1/ns/music/docid/b?condition=music.title%3D%3D%27z%27 ";
         assertEquals(Set.of(put, update, remove), Set.copyOf(requests));
         assertTrue(requests.indexOf(put) < requests.indexOf(update), "same id in feed order: " + requests);
+    }
+
+    @Test
+    void compressedFiles_gzipOfSeveralMembers_andZstdOfSeveralFrames_areFedAsTheirContents(@TempDir Path tmp) throws IOException {
+        int half = FEED.indexOf('\n') + 1;
+        Path gzip = tmp.resolve("feed.jsonl.gz"), zstd = tmp.resolve("feed.jsonl.zst");
+        try (OutputStream out = Files.newOutputStream(gzip)) { // two members, as a resumed dump writes them
+            for (String part : List.of(FEED.substring(0, half), FEED.substring(half)))
+                try (GZIPOutputStream member = new GZIPOutputStream(new NonClosing(out))) { member.write(part.getBytes(StandardCharsets.UTF_8)); }
+        }
+        try (OutputStream out = Files.newOutputStream(zstd)) {
+            for (String part : List.of(FEED.substring(0, half), FEED.substring(half)))
+                try (ZstdOutputStream frame = new ZstdOutputStream(new NonClosing(out))) { frame.write(part.getBytes(StandardCharsets.UTF_8)); }
+        }
+        for (Path file : List.of(gzip, zstd)) {
+            List<String> requests = new CopyOnWriteArrayList<>();
+            try (StubServer server = new StubServer(r -> {
+                if ( ! r.path().contains("/handshake/")) requests.add(r.method() + " " + r.path());
+                return StubServer.Reply.json(200, "{}");
+            })) {
+                CliRunner result = CliRunner.run("", "feed", "--endpoint", server.uri().toString(), "--file", file.toString(), "--silent");
+                assertEquals(0, result.exitCode(), result.err());
+                assertEquals(3, stat(result.err(), "feeder.ok.count"), file.toString());
+            }
+            assertEquals(Set.of("POST /document/v1/ns/music/docid/a", "PUT /document/v1/ns/music/docid/a", "DELETE /document/v1/ns/music/docid/b"),
+                         Set.copyOf(requests), file.toString());
+            CliRunner resumable = CliRunner.run("", "feed", "--endpoint", "http://localhost:1/", "--file", file.toString(),
+                                                "--checkpoint", tmp.resolve("checkpoint").toString());
+            assertEquals(1, resumable.exitCode());
+            assertTrue(resumable.err().startsWith("Error: Option '--checkpoint' needs uncompressed JSONL input, but '" + file + "' is "),
+                       resumable.err());
+        }
+    }
+
+    /** Leaves the stream it writes to open when closed. */
+    private static final class NonClosing extends FilterOutputStream {
+        NonClosing(OutputStream out) { super(out); }
+        @Override public void write(byte[] bytes, int offset, int length) throws IOException { out.write(bytes, offset, length); }
+        @Override public void close() throws IOException { out.flush(); }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.sluice.feed.cli;
 
+import com.github.luben.zstd.ZstdInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SliceFilesTest {
 
@@ -24,7 +26,7 @@ class SliceFilesTest {
 
     private final LongAdder documents = new LongAdder();
     private final AtomicLongArray permille = new AtomicLongArray(2);
-    private static final SliceFiles.Format JSONL = new SliceFiles.Format(false, false, Long.MAX_VALUE, Long.MAX_VALUE);
+    private static final SliceFiles.Format JSONL = new SliceFiles.Format(false, SliceFiles.Compression.NONE, Long.MAX_VALUE, Long.MAX_VALUE);
 
     private static void document(SliceFiles files, String json) throws IOException {
         byte[] bytes = ("xx" + json).getBytes(StandardCharsets.UTF_8);
@@ -90,7 +92,7 @@ class SliceFilesTest {
     @Test
     void rotation_startsANewFileAtTheFirstContinuationPastTheLimit_andSavesTheCheckpointFirst() throws IOException {
         Checkpoint checkpoint = Checkpoint.load(tmp.resolve("checkpoint"), "key", 2);
-        SliceFiles.Format format = new SliceFiles.Format(false, false, 2, Long.MAX_VALUE);
+        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.NONE, 2, Long.MAX_VALUE);
         try (SliceFiles files = open(format, Checkpoint.Slice.START, checkpoint)) {
             document(files, "{\"id\":\"a\"}");
             files.continuation(Optional.of("T1"), 10);
@@ -110,7 +112,7 @@ class SliceFilesTest {
 
     @Test
     void resume_completesTheRenameOfEarlierFiles() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, false, 1, Long.MAX_VALUE);
+        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.NONE, 1, Long.MAX_VALUE);
         Files.writeString(tmp.resolve("slice-0001-000000.jsonl.partial"), "{\"id\":\"a\"}\n");
         try (SliceFiles files = open(format, new Checkpoint.Slice(Checkpoint.State.TOKEN, 0, Optional.of("T"), 1), null)) {
             document(files, "{\"id\":\"b\"}");
@@ -121,7 +123,7 @@ class SliceFilesTest {
 
     @Test
     void array_isOneValidJsonArrayPerFile() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(true, false, 2, Long.MAX_VALUE);
+        SliceFiles.Format format = new SliceFiles.Format(true, SliceFiles.Compression.NONE, 2, Long.MAX_VALUE);
         try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
             for (String id : List.of("a", "b", "c")) document(files, "{\"id\":\"" + id + "\"}");
             files.continuation(Optional.of("T"), 50);
@@ -133,7 +135,7 @@ class SliceFilesTest {
 
     @Test
     void gzip_resumedAtAContinuation_isOneValidStreamOfEveryDocumentOnce() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, true, Long.MAX_VALUE, Long.MAX_VALUE);
+        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.GZIP, Long.MAX_VALUE, Long.MAX_VALUE);
         Checkpoint checkpoint = Checkpoint.load(tmp.resolve("checkpoint"), "key", 2);
         try (SliceFiles files = open(format, Checkpoint.Slice.START, checkpoint)) {
             document(files, "{\"id\":\"a\"}");
@@ -151,13 +153,63 @@ class SliceFilesTest {
 
     @Test
     void gzip_withoutDocuments_isAValidEmptyGzipFile() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, true, Long.MAX_VALUE, Long.MAX_VALUE);
+        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.GZIP, Long.MAX_VALUE, Long.MAX_VALUE);
         try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
             files.continuation(Optional.empty(), 100);
         }
         try (InputStream in = new GZIPInputStream(Files.newInputStream(tmp.resolve("slice-0001.jsonl.gz")))) {
             assertEquals(0, in.readAllBytes().length);
         }
+    }
+
+    @Test
+    void zstd_resumedAtAContinuation_isOneValidStreamOfEveryDocumentOnce() throws IOException {
+        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.ZSTD, Long.MAX_VALUE, Long.MAX_VALUE);
+        Checkpoint checkpoint = Checkpoint.load(tmp.resolve("checkpoint"), "key", 2);
+        try (SliceFiles files = open(format, Checkpoint.Slice.START, checkpoint)) {
+            document(files, "{\"id\":\"a\"}");
+            files.continuation(Optional.of("T"), 50);
+            document(files, "{\"id\":\"lost\"}");
+        } // stopped: what came after the token is in the partial file
+        try (SliceFiles files = open(format, checkpoint.slice(1), checkpoint)) {
+            document(files, "{\"id\":\"b\"}");
+            files.continuation(Optional.of("U"), 75);
+            document(files, "{\"id\":\"c\"}");
+            files.continuation(Optional.empty(), 100);
+        }
+        assertEquals(List.of("slice-0001.jsonl.zst"), names());
+        try (InputStream in = new ZstdInputStream(Files.newInputStream(tmp.resolve("slice-0001.jsonl.zst")))) {
+            assertEquals("{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void zstd_withoutDocuments_isAValidEmptyZstdFile() throws IOException {
+        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.ZSTD, Long.MAX_VALUE, Long.MAX_VALUE);
+        try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
+            files.continuation(Optional.empty(), 100);
+        }
+        Path file = tmp.resolve("slice-0001.jsonl.zst");
+        assertTrue(Files.size(file) > 0);
+        try (InputStream in = new ZstdInputStream(Files.newInputStream(file))) {
+            assertEquals(0, in.readAllBytes().length);
+        }
+    }
+
+    @Test
+    void zstd_rotatedFiles_areEachAValidZstdFile() throws IOException {
+        SliceFiles.Format format = new SliceFiles.Format(true, SliceFiles.Compression.ZSTD, 1, Long.MAX_VALUE);
+        try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
+            document(files, "{\"id\":\"a\"}");
+            files.continuation(Optional.of("T"), 50);
+            document(files, "{\"id\":\"b\"}");
+            files.continuation(Optional.empty(), 100);
+        }
+        assertEquals(List.of("slice-0001-000000.json.zst", "slice-0001-000001.json.zst"), names());
+        for (String id : List.of("a", "b"))
+            try (InputStream in = new ZstdInputStream(Files.newInputStream(tmp.resolve("slice-0001-00000" + (id.equals("a") ? 0 : 1) + ".json.zst")))) {
+                assertEquals("[\n{\"id\":\"" + id + "\"}\n]\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
     }
 
 }

@@ -209,9 +209,9 @@ class VisitCommandTest {
         assertEquals(1, pretty.exitCode());
         assertEquals("Error: Option '--pretty-json' of vespa visit is not supported: sluice writes one document per line; " +
                      "pipe through 'jq .' to indent\n", pretty.err());
-        CliRunner zstd = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--output-dir", "x", "--compression", "zstd");
-        assertEquals(1, zstd.exitCode());
-        assertTrue(zstd.err().contains("com.github.luben:zstd-jni"), zstd.err());
+        CliRunner brotli = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--output-dir", "x", "--compression", "brotli");
+        assertEquals(1, brotli.exitCode());
+        assertEquals("Error: Option '--compression' takes none, gzip or zstd, but got 'brotli'\n", brotli.err());
         CliRunner gzipToStdout = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--compression", "gzip");
         assertEquals("Error: Option '--compression' needs '--output-dir' (to compress standard output, pipe it through gzip)\n", gzipToStdout.err());
         CliRunner both = CliRunner.run("", "visit", "--endpoint", "http://localhost:1/", "--cluster", "a", "--content-cluster", "b");
