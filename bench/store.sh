@@ -15,6 +15,7 @@
 #   DOCUMENTS=1000000      documents fed
 #   WARM_UP=50000          documents of other ids fed first, untimed, so the JIT has compiled the server's path
 #   SYNC=false             true: <embedded sync="true"/> (acknowledged after fsync)
+#   ENGINE_OPTIONS=""      more attributes of <embedded>, e.g. 'write-buffers="128m"' 
 #   READS=1                0 skips the read part
 #   GETS=200000            GET requests after the feed
 #   STORE_PORT=28090
@@ -28,6 +29,7 @@ fi
 DOCUMENTS="${DOCUMENTS:-1000000}"
 WARM_UP="${WARM_UP:-50000}"
 SYNC="${SYNC:-false}"
+ENGINE_OPTIONS="${ENGINE_OPTIONS:-}"
 READS="${READS:-1}"
 GETS="${GETS:-200000}"
 STORE_PORT="${STORE_PORT:-28090}"
@@ -40,7 +42,7 @@ bench_build "$bench_cli_jar" feed-cli
 bench_require_free_port "$STORE_PORT"
 
 app="$bench_work/app" data="$bench_work/data"
-bench_write_plain_app "$app" "$STORE_PORT" "<embedded data-directory=\"$data\" sync=\"$SYNC\"/>"
+bench_write_plain_app "$app" "$STORE_PORT" "<embedded data-directory=\"$data\" sync=\"$SYNC\"${ENGINE_OPTIONS:+ $ENGINE_OPTIONS}/>"
 
 bench_log "Generating $DOCUMENTS documents of $DOCUMENT_BYTES bytes"
 bench_generate_feed "$DOCUMENTS" "$DOCUMENT_BYTES" > "$bench_work/feed.jsonl"
