@@ -257,7 +257,6 @@ final class FeedCommand {
         return exit;
     }
 
-    /** Whether the first character other than white space is '[', peeked without consuming the feed's stream. */
     /**
      * "gzip" or "zstd" if {@code file} starts with the magic number of a gzip member or a zstd frame, else empty. A feed
      * file starts with whitespace, '[' or '{', which neither magic number does.
@@ -274,6 +273,7 @@ final class FeedCommand {
         return Optional.empty();
     }
 
+    /** Whether the first character other than white space is '[', peeked without consuming the feed's stream. */
     private static boolean startsWithArray(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             for (int b; (b = in.read()) >= 0; )

@@ -1,8 +1,7 @@
 package io.sluice.feed.cli;
 
-import io.sluice.feed.VisitSink;
-
 import com.github.luben.zstd.ZstdOutputStream;
+import io.sluice.feed.VisitSink;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -27,10 +26,9 @@ import java.util.zip.GZIPOutputStream;
  * under its name plus {@code .partial} and renamed when complete, so every file with its final name is whole and valid.
  * <p>
  * Resumable: at each continuation the slice's output is complete up to that point (a gzip member or zstd frame ends
- * there), and the
- * checkpoint records the token with the partial file's length and index; a rerun truncates the partial file to that
- * length and goes on. Before a file is renamed, the checkpoint naming the next file is saved, and a rerun completes the
- * rename of any earlier partial file. Used by the slice's thread only.
+ * there), and the checkpoint records the token with the partial file's length and index; a rerun truncates the partial
+ * file to that length and goes on. Before a file is renamed, the checkpoint naming the next file is saved, and a rerun
+ * completes the rename of any earlier partial file. Used by the slice's thread only.
  */
 final class SliceFiles implements VisitSink, Closeable {
 
