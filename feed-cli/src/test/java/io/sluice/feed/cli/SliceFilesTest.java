@@ -3,6 +3,8 @@ package io.sluice.feed.cli;
 import com.github.luben.zstd.ZstdInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -133,38 +135,10 @@ class SliceFilesTest {
         assertEquals("[\n{\"id\":\"a\"}\n,{\"id\":\"b\"}\n,{\"id\":\"c\"}\n]\n", Files.readString(tmp.resolve("slice-0001-000000.json")));
     }
 
-    @Test
-    void gzip_resumedAtAContinuation_isOneValidStreamOfEveryDocumentOnce() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.GZIP, Long.MAX_VALUE, Long.MAX_VALUE);
-        Checkpoint checkpoint = Checkpoint.load(tmp.resolve("checkpoint"), "key", 2);
-        try (SliceFiles files = open(format, Checkpoint.Slice.START, checkpoint)) {
-            document(files, "{\"id\":\"a\"}");
-            files.continuation(Optional.of("T"), 50);
-            document(files, "{\"id\":\"lost\"}");
-        } // stopped: what came after the token is in the partial file
-        try (SliceFiles files = open(format, checkpoint.slice(1), checkpoint)) {
-            document(files, "{\"id\":\"b\"}");
-            files.continuation(Optional.empty(), 100);
-        }
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(tmp.resolve("slice-0001.jsonl.gz")))) {
-            assertEquals("{\"id\":\"a\"}\n{\"id\":\"b\"}\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        }
-    }
-
-    @Test
-    void gzip_withoutDocuments_isAValidEmptyGzipFile() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.GZIP, Long.MAX_VALUE, Long.MAX_VALUE);
-        try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
-            files.continuation(Optional.empty(), 100);
-        }
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(tmp.resolve("slice-0001.jsonl.gz")))) {
-            assertEquals(0, in.readAllBytes().length);
-        }
-    }
-
-    @Test
-    void zstd_resumedAtAContinuation_isOneValidStreamOfEveryDocumentOnce() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.ZSTD, Long.MAX_VALUE, Long.MAX_VALUE);
+    @ParameterizedTest
+    @EnumSource(value = SliceFiles.Compression.class, names = { "GZIP", "ZSTD" })
+    void compressed_resumedAtContinuations_isOneValidStreamOfEveryDocumentOnce(SliceFiles.Compression compression) throws IOException {
+        SliceFiles.Format format = new SliceFiles.Format(false, compression, Long.MAX_VALUE, Long.MAX_VALUE);
         Checkpoint checkpoint = Checkpoint.load(tmp.resolve("checkpoint"), "key", 2);
         try (SliceFiles files = open(format, Checkpoint.Slice.START, checkpoint)) {
             document(files, "{\"id\":\"a\"}");
@@ -177,22 +151,26 @@ class SliceFilesTest {
             document(files, "{\"id\":\"c\"}");
             files.continuation(Optional.empty(), 100);
         }
-        assertEquals(List.of("slice-0001.jsonl.zst"), names());
-        try (InputStream in = new ZstdInputStream(Files.newInputStream(tmp.resolve("slice-0001.jsonl.zst")))) {
-            assertEquals("{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        }
+        assertEquals(List.of("slice-0001.jsonl" + compression.extension), names());
+        assertEquals("{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n", decompressed(compression, "slice-0001.jsonl" + compression.extension));
     }
 
-    @Test
-    void zstd_withoutDocuments_isAValidEmptyZstdFile() throws IOException {
-        SliceFiles.Format format = new SliceFiles.Format(false, SliceFiles.Compression.ZSTD, Long.MAX_VALUE, Long.MAX_VALUE);
+    @ParameterizedTest
+    @EnumSource(value = SliceFiles.Compression.class, names = { "GZIP", "ZSTD" })
+    void compressed_withoutDocuments_isAValidEmptyFile(SliceFiles.Compression compression) throws IOException {
+        SliceFiles.Format format = new SliceFiles.Format(false, compression, Long.MAX_VALUE, Long.MAX_VALUE);
         try (SliceFiles files = open(format, Checkpoint.Slice.START, null)) {
             files.continuation(Optional.empty(), 100);
         }
-        Path file = tmp.resolve("slice-0001.jsonl.zst");
-        assertTrue(Files.size(file) > 0);
-        try (InputStream in = new ZstdInputStream(Files.newInputStream(file))) {
-            assertEquals(0, in.readAllBytes().length);
+        assertTrue(Files.size(tmp.resolve("slice-0001.jsonl" + compression.extension)) > 0);
+        assertEquals("", decompressed(compression, "slice-0001.jsonl" + compression.extension));
+    }
+
+    /** The whole of file {@code name}, read back as {@code compression}'s library reads it. */
+    private String decompressed(SliceFiles.Compression compression, String name) throws IOException {
+        InputStream file = Files.newInputStream(tmp.resolve(name));
+        try (InputStream in = compression == SliceFiles.Compression.GZIP ? new GZIPInputStream(file) : new ZstdInputStream(file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
