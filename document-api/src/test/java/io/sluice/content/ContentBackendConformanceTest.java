@@ -872,7 +872,7 @@ public abstract class ContentBackendConformanceTest {
         Slice slice = Slice.of(3, 1);
         List<VisitBatch> batches = pages(spec().slice(slice).build(), 4);
         List<String> all = idList(batches.stream().flatMap(b -> b.entries().stream()).collect(Collectors.toList()));
-        ProgressToken old = ProgressToken.parse(version1(batches.get(0).continuation().orElseThrow()));
+        ProgressToken old = ProgressToken.parse(ProgressTokenTest.version1(batches.get(0).continuation().orElseThrow()));
         VisitSpec resumed = spec().slice(slice).progress(old).build();
         if (visitsInBucketOrder()) {
             InvalidProgressTokenException e = assertThrows(InvalidProgressTokenException.class,
@@ -889,19 +889,9 @@ public abstract class ContentBackendConformanceTest {
         putSongs(30);
         List<VisitBatch> batches = pages(spec().build(), 4);
         List<String> all = idList(batches.stream().flatMap(b -> b.entries().stream()).collect(Collectors.toList()));
-        ProgressToken old = ProgressToken.parse(version1(batches.get(0).continuation().orElseThrow()));
+        ProgressToken old = ProgressToken.parse(ProgressTokenTest.version1(batches.get(0).continuation().orElseThrow()));
         assertEquals(all.subList(batches.get(0).entries().size(), all.size()),
                      idList(visitAll(spec().progress(old).build(), 4)));
-    }
-
-    /** {@code token} as Sluice encoded it before slices were contiguous runs: the same record, version byte 1. */
-    private static String version1(ProgressToken token) {
-        byte[] bytes = java.util.Base64.getUrlDecoder().decode(token.encoded());
-        bytes[0] = 1;
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update(bytes, 0, bytes.length - 4);
-        java.nio.ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
-        return java.util.Base64.getUrlEncoder().encodeToString(bytes);
     }
 
     @Test
