@@ -39,8 +39,8 @@ check "feed, TLS, --file=small file"  "$c1 $chacha" ""        -- feed --endpoint
 check "feed, TLS, large file"         ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/large.jsonl"
 check "feed, TLS, standard input"     ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --stdin
 check "feed, TLS, missing file"       ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/none.jsonl"
-check "visit, cleartext"              "$c1 -XX:+UseSerialGC" "$chacha" -- visit --endpoint http://localhost:8080/
-check "visit, TLS"                    "-XX:+UseSerialGC" "$c1 $chacha" -- visit --endpoint https://localhost:8443/
+check "visit, cleartext"              "$c1 -XX:+UseSerialGC -Xmn32m -Xms64m" "$chacha" -- visit --endpoint http://localhost:8080/
+check "visit, TLS"                    "-XX:+UseSerialGC -Xmn32m" "$c1 $chacha" -- visit --endpoint https://localhost:8443/
 check "copy, TLS source"              ""            "$c1 $chacha" -- copy --from https://localhost:8443/ --to http://localhost:8080/
 
 if ((failures > 0)); then

@@ -36,7 +36,8 @@ public final class VisitClient implements AutoCloseable {
     private static final int MAX_FAILURES = 10;
     // How far the server may stream ahead of a slice's reader: enough for 80 MB/s per slice at 50 ms round trip.
     private static final int STREAM_WINDOW = 4 << 20;
-    private static final int SESSION_WINDOW = 16 << 20;
+    // How far the server may stream ahead of all the client's readers: what its connections' windows share.
+    static final int WINDOWS_BYTES = 64 << 20;
 
     private final HttpClients clients;
     private final List<URI> endpoints;
@@ -59,13 +60,23 @@ public final class VisitClient implements AutoCloseable {
     private synchronized HttpClient httpClient(int i) {
         if (httpClients[i] == null) {
             boolean tls = "https".equals(endpoints.get(i % endpoints.size()).getScheme());
-            HttpClient client = clients.newClient(tls, 1024, STREAM_WINDOW, SESSION_WINDOW);
+            int session = sessionWindow(httpClients.length);
+            HttpClient client = clients.newClient(tls, 1024, Math.min(STREAM_WINDOW, session), session);
             // Jetty asks for gzip by default: the server would then deflate every visited byte (4-8 times the CPU of
             // the visit itself) and this client inflate it again, for a dump that goes to disk anyway.
             client.getContentDecoderFactories().clear();
             httpClients[i] = client;
         }
         return httpClients[i];
+    }
+
+    /**
+     * The receive window of each of {@code connections} sessions: a share of {@link #WINDOWS_BYTES}, between 1 and
+     * 16 MiB, so what the server may send ahead of slow readers is bounded however many connections there are
+     * (the buffers it arrives in are pooled by {@link HttpClients#streamBuffers}).
+     */
+    static int sessionWindow(int connections) {
+        return Math.max(1 << 20, Math.min(16 << 20, WINDOWS_BYTES / Math.max(1, connections)));
     }
 
     /**
