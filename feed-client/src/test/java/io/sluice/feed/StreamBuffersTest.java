@@ -1,6 +1,8 @@
 package io.sluice.feed;
 
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
@@ -44,6 +46,20 @@ class StreamBuffersTest {
             assertEquals(0, array.getAvailableDirectByteBufferCount());
             held.forEach(RetainableByteBuffer::release);
             assertTrue(array.getDirectMemory() <= HttpClients.STREAM_BUFFER_BYTES);
+        }
+    }
+
+    @Test
+    void streamedClients_readInLargeBuffers_thoughTheTransportConfiguresItsHttp2Client() {
+        FeedClientBuilder settings = FeedClientBuilder.create(URI.create("http://localhost:1/"));
+        try (HttpClients clients = new HttpClients(settings, 1)) {
+            HttpClient client = clients.newClient(false, 16, 1 << 20, 4 << 20);
+            HTTP2Client http2 = ((HttpClientTransportOverHTTP2) client.getHttpClientTransport()).getHTTP2Client();
+            assertEquals(HttpClients.STREAM_INPUT_BUFFER_BYTES, http2.getInputBufferSize());
+            assertEquals(1 << 20, http2.getMaxFrameSize());
+            assertEquals(4 << 20, http2.getInitialSessionRecvWindow());
+            assertEquals(1 << 20, http2.getInitialStreamRecvWindow());
+            assertEquals(30_000, http2.getConnectTimeout());
         }
     }
 
