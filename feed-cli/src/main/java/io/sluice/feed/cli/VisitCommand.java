@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -119,7 +120,7 @@ final class VisitCommand {
 
         long start = System.nanoTime();
         LongAdder documents = new LongAdder();
-        SharedOutput shared = new SharedOutput(new BufferedOutputStream(out, 1 << 16), output.format().array());
+        SharedOutput shared = new SharedOutput(new BufferedOutputStream(SharedOutput.failing(out), 1 << 16), output.format().array());
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "sluice-visit-progress");
             thread.setDaemon(true);
@@ -158,7 +159,7 @@ final class VisitCommand {
                 }));
             }
             if ( ! VisitCommand.awaitAll(futures, err, args.has("verbose"))) exit = 1;
-            if (output.directory().isEmpty() && mode.equals("visit")) shared.end();
+            if (output.directory().isEmpty() && mode.equals("visit") && ! shared.hasFailed()) shared.end();
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -176,12 +177,13 @@ final class VisitCommand {
             if (workers != null) workers.shutdownNow();
             timer.shutdownNow();
             try {
-                shared.flush();
+                if ( ! shared.hasFailed()) shared.flush(); // else the slices have said why
             }
             catch (IOException e) {
                 err.println("Error: failed writing output: " + e.getMessage());
                 exit = 1;
             }
+            if (shared.hasFailed()) exit = 1;
             if (checkpoint != null) checkpoint.save();
         }
         if ( ! silent && permille != null) progress(start, documents.sum(), permille, units, mode, true);
@@ -265,15 +267,19 @@ final class VisitCommand {
      */
     static boolean awaitAll(List<Future<?>> futures, PrintStream err, boolean verbose) throws InterruptedException {
         boolean succeeded = true;
+        Set<String> reported = new HashSet<>(); // slices failing alike (the output closed) say so once
         for (Future<?> future : futures) {
             try {
                 future.get();
             }
             catch (ExecutionException e) {
                 Throwable cause = e.getCause();
-                synchronized (err) {
-                    err.println("Error: " + cause.getMessage());
-                    if (verbose) cause.printStackTrace(err);
+                String message = String.valueOf(cause.getMessage());
+                if (reported.add(message) || verbose) {
+                    synchronized (err) {
+                        err.println("Error: " + message);
+                        if (verbose) cause.printStackTrace(err);
+                    }
                 }
                 succeeded = false;
             }

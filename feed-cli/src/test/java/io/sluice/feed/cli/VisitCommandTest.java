@@ -219,6 +219,37 @@ class VisitCommandTest {
     }
 
     @Test
+    void outputThatFails_stopsTheVisit_withOneErrorAndExitCode1() {
+        // 100 pages of a document per slice; the output takes 100 bytes, then fails as a closed pipe or a full disk do
+        AtomicInteger requests = new AtomicInteger();
+        try (StubServer server = new StubServer(r -> {
+            requests.incrementAndGet();
+            String slice = r.query().replaceAll(".*sliceId=(\\d+).*", "$1");
+            int page = r.query().contains("continuation=") ? Integer.parseInt(r.query().replaceAll(".*continuation=P(\\d+).*", "$1")) : 0;
+            String next = page + 1 < 100 ? "{\"continuation\":{\"token\":\"P" + (page + 1) + "\",\"percentFinished\":" + page + ".0}}"
+                                         : "{\"continuation\":{\"percentFinished\":100.0}}";
+            return jsonl("{\"put\":\"id:ns:music::" + slice + "-" + page + "\",\"fields\":{}}", next);
+        })) {
+            java.io.ByteArrayOutputStream taken = new java.io.ByteArrayOutputStream();
+            java.io.OutputStream closing = new java.io.OutputStream() {
+                @Override public void write(int b) throws IOException { write(new byte[] { (byte) b }, 0, 1); }
+                @Override public void write(byte[] bytes, int offset, int length) throws IOException {
+                    if (taken.size() + length > 100) throw new IOException("Broken pipe");
+                    taken.write(bytes, offset, length);
+                }
+            };
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int exit = Main.run(new String[] { "visit", "--endpoint", server.uri().toString(), "--cluster", "music", "--bucket-space", "default",
+                                               "--slices", "2", "--silent" },
+                                new java.io.ByteArrayInputStream(new byte[0]), new java.io.PrintStream(closing, false),
+                                new java.io.PrintStream(err, true));
+            assertEquals(1, exit);
+            assertEquals("Error: Failed writing output: it was closed, or could not be written (out of space?)\n", err.toString());
+            assertTrue(requests.get() < 20, requests.get() + " requests: the visit went on after its output failed");
+        }
+    }
+
+    @Test
     void toStandardOutput_oneSliceIsVisitedAsFourOfTheServers() {
         assertEquals(List.of("slices=4&sliceId=0", "slices=4&sliceId=1", "slices=4&sliceId=2", "slices=4&sliceId=3"),
                      serverSlices("--slices", "1"));
