@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -37,32 +38,45 @@ final class VisitResponse {
 
     VisitResponse(VisitSink sink) { this.sink = sink; }
 
-    /** Reads JSON lines until the end of {@code in}; a last line without a line break is read too. */
-    void readLines(InputStream in) throws IOException {
-        byte[] buffer = new byte[1 << 16];
-        int start = 0, scanned = 0, end = 0; // a line starts at start; no line break in [start, scanned)
-        while (true) {
-            int newline = indexOfNewline(buffer, scanned, end);
-            if (newline >= 0) {
+    // JSON lines not yet delivered: a line starts at start; no line break in [start, scanned); bytes up to end
+    private byte[] buffer = new byte[1 << 16];
+    private int start = 0, scanned = 0, end = 0;
+
+    /**
+     * Takes the next bytes of a JSON-lines response, delivering the lines they complete; what follows the last line
+     * break is kept for the next bytes, or {@link #end}.
+     */
+    void accept(ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            if (end == buffer.length) makeRoom();
+            int length = Math.min(bytes.remaining(), buffer.length - end);
+            bytes.get(buffer, end, length);
+            end += length;
+            for (int newline; (newline = indexOfNewline(buffer, scanned, end)) >= 0; ) {
                 line(buffer, start, newline - start);
                 start = scanned = newline + 1;
-                continue;
             }
             scanned = end;
-            if (start > 0) {
-                System.arraycopy(buffer, start, buffer, 0, end - start);
-                end -= start;
-                scanned -= start;
-                start = 0;
-            }
-            if (end == buffer.length) buffer = Arrays.copyOf(buffer, buffer.length * 2);
-            int read = in.read(buffer, end, buffer.length - end);
-            if (read < 0) {
-                if (end > start) line(buffer, start, end - start);
-                return;
-            }
-            end += read;
+            if (start == end) start = scanned = end = 0;
         }
+    }
+
+    /** The response ended: a last line without a line break is delivered too. */
+    void end() throws IOException {
+        if (end > start) line(buffer, start, end - start);
+        start = scanned = end = 0;
+    }
+
+    /** Room at the end of a full buffer: the unfinished line moves to its start, or, filling it, the buffer doubles. */
+    private void makeRoom() {
+        if (start == 0) {
+            buffer = Arrays.copyOf(buffer, buffer.length * 2);
+            return;
+        }
+        System.arraycopy(buffer, start, buffer, 0, end - start);
+        end -= start;
+        scanned -= start;
+        start = 0;
     }
 
     /**

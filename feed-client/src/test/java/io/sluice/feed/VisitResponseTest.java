@@ -2,9 +2,8 @@ package io.sluice.feed;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,16 +27,24 @@ class VisitResponseTest {
         }
     }
 
-    /** Gives at most {@code chunk} bytes per read, as a network would. */
-    private static InputStream chunked(String text, int chunk) {
-        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)) {
-            @Override public synchronized int read(byte[] b, int off, int len) { return super.read(b, off, Math.min(len, chunk)); }
-        };
+    /**
+     * Hands {@code text} to {@code response} in chunks of at most {@code chunk} bytes, as the network delivers them,
+     * alternating heap and direct buffers, and ends it.
+     */
+    private static void accept(VisitResponse response, String text, int chunk) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        for (int offset = 0, n = 0; offset < bytes.length; offset += chunk, n++) {
+            int length = Math.min(chunk, bytes.length - offset);
+            ByteBuffer buffer = n % 2 == 0 ? ByteBuffer.wrap(bytes, offset, length) : ByteBuffer.allocateDirect(length).put(bytes, offset, length).flip();
+            response.accept(buffer);
+            assertFalse(buffer.hasRemaining());
+        }
+        response.end();
     }
 
     private static List<String> readLines(String text, int chunk) throws IOException {
         Recorded sink = new Recorded();
-        new VisitResponse(sink).readLines(chunked(text, chunk));
+        accept(new VisitResponse(sink), text, chunk);
         return sink.events;
     }
 
@@ -64,6 +71,19 @@ class VisitResponseTest {
     }
 
     @Test
+    void readLines_manyLinesAcrossBufferRefills_deliveredWholeAndInOrder() throws IOException {
+        StringBuilder text = new StringBuilder();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) { // ~250 KB: the 64 KiB buffer fills with a line unfinished, several times
+            String fields = "{\"f\":\"" + "x".repeat(i % 97) + "\"}";
+            text.append("{\"put\":\"id:ns:t::").append(i).append("\",\"fields\":").append(fields).append("}\n");
+            expected.add("{\"id\":\"id:ns:t::" + i + "\",\"fields\":" + fields + "}");
+        }
+        for (int chunk : new int[] { 4099, 65536, 65537, 100_000 })
+            assertEquals(expected, readLines(text.toString(), chunk), "chunks of " + chunk);
+    }
+
+    @Test
     void readLines_carriageReturnsAndLastLineWithoutBreak_areHandled() throws IOException {
         assertEquals(List.of("{\"id\":\"id:ns:t::a\",\"fields\":{}}", "(done) 100.0"),
                      readLines("{\"put\":\"id:ns:t::a\",\"fields\":{}}\r\n\r\n{\"continuation\":{\"percentFinished\":100.0}}", 7));
@@ -79,7 +99,7 @@ class VisitResponseTest {
     @Test
     void readLines_errorMessage_isTheResponsesError() throws IOException {
         VisitResponse response = new VisitResponse(new Recorded());
-        response.readLines(chunked("{\"message\":{\"text\":\"boom\",\"severity\":\"error\"}}\n", 1 << 16));
+        accept(response, "{\"message\":{\"text\":\"boom\",\"severity\":\"error\"}}\n", 1 << 16);
         assertEquals("boom", response.error);
         assertFalse(response.sawContinuation);
     }
@@ -87,7 +107,7 @@ class VisitResponseTest {
     @Test
     void readLines_finalContinuation_marksTheSliceFinished() throws IOException {
         VisitResponse response = new VisitResponse(new Recorded());
-        response.readLines(chunked("{\"continuation\":{\"percentFinished\":100.0}}\n", 1 << 16));
+        accept(response, "{\"continuation\":{\"percentFinished\":100.0}}\n", 1 << 16);
         assertTrue(response.finished);
     }
 
