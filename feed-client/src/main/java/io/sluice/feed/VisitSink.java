@@ -3,7 +3,10 @@ package io.sluice.feed;
 import java.io.IOException;
 import java.util.Optional;
 
-/** Receives what one slice of a visit produces, in order, on the visiting thread. */
+/**
+ * Receives what one slice of a visit produces, in order, from one thread at a time: the visiting thread, or the one
+ * delivering a response's content (never two at once; each call happens after the one before it).
+ */
 public interface VisitSink {
 
     /** A visited document as one JSON object {@code {"id":…,"fields":…}}, without a line break. */

@@ -28,7 +28,7 @@ import java.util.zip.GZIPOutputStream;
  * Resumable: at each continuation the slice's output is complete up to that point (a gzip member or zstd frame ends
  * there), and the checkpoint records the token with the partial file's length and index; a rerun truncates the partial
  * file to that length and goes on. Before a file is renamed, the checkpoint naming the next file is saved, and a rerun
- * completes the rename of any earlier partial file. Used by the slice's thread only.
+ * completes the rename of any earlier partial file. Used for one slice, by one thread at a time (see VisitSink).
  */
 final class SliceFiles implements VisitSink, Closeable {
 

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Writes one slice's documents as lines to an output that slices share, gathered in a block of the slice's own, so
  * slices meet there once per block rather than once per document. Before a continuation is recorded in the checkpoint,
- * everything before it is written out and flushed. Used by the slice's thread only.
+ * everything before it is written out and flushed. Used for one slice, by one thread at a time (see VisitSink).
  */
 final class SliceWriter implements VisitSink, Closeable {
 
@@ -25,6 +25,7 @@ final class SliceWriter implements VisitSink, Closeable {
     private final int separator; // bytes before each document: 1 for the comma in an array, else 0
     private final byte[] block = new byte[BLOCK_BYTES];
     private int used = 0;
+    private int counted = 0; // documents written or in the block, not yet added to documents: added a block at a time
 
     private SliceWriter(int sliceId, SharedOutput shared, Checkpoint checkpoint, LongAdder documents, AtomicLongArray permille) {
         this.sliceId = sliceId;
@@ -51,14 +52,14 @@ final class SliceWriter implements VisitSink, Closeable {
             System.arraycopy(json, offset, line, separator, length);
             line[needed - 1] = '\n';
             shared.write(line, 0, needed);
+            documents.increment(); // the block was drained just above
+            return;
         }
-        else {
-            if (separator == 1) block[used++] = ',';
-            System.arraycopy(json, offset, block, used, length);
-            used += length;
-            block[used++] = '\n';
-        }
-        documents.increment();
+        if (separator == 1) block[used++] = ',';
+        System.arraycopy(json, offset, block, used, length);
+        used += length;
+        block[used++] = '\n';
+        counted++;
     }
 
     @Override
@@ -80,6 +81,8 @@ final class SliceWriter implements VisitSink, Closeable {
         if (used == 0) return;
         shared.write(block, 0, used);
         used = 0;
+        documents.add(counted); // one add per block: slices on several threads made each increment a contended one
+        counted = 0;
     }
 
 }
