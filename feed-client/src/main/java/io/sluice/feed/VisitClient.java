@@ -254,6 +254,7 @@ public final class VisitClient implements AutoCloseable {
         catch (ExecutionException e) {
             throw new IllegalStateException("The listener's future is only ever completed normally", e);
         }
+        listener.quiesce();
         if (exchange.sinkFailure != null) throw exchange.sinkFailure;
         Throwable failure = listener.failure != null ? listener.failure : result.getFailure();
         if (failure != null) {
@@ -279,6 +280,11 @@ public final class VisitClient implements AutoCloseable {
         final CompletableFuture<Result> done = new CompletableFuture<>();
         volatile boolean lines = false; // decided by the response's status and type, before its content
         volatile Throwable failure; // reading the content failed, here
+        // Held while content goes to the sink. A response can fail (an idle timeout, an abort) while a chunk is still
+        // being written out; the visiting thread then waits for that, and no later chunk reaches the sink, before it
+        // rewinds the sink and retries.
+        private final Object sinkLock = new Object();
+        private boolean quiesced = false; // guarded by sinkLock
 
         VisitListener(VisitResponse exchange) { this.exchange = exchange; }
 
@@ -293,27 +299,39 @@ public final class VisitClient implements AutoCloseable {
                 stream.onContent(response, chunk, demander);
                 return;
             }
-            try {
-                exchange.accept(chunk.getByteBuffer());
-            }
-            catch (IOException | RuntimeException e) {
-                failure = e;
-                response.abort(e);
-                return;
+            synchronized (sinkLock) {
+                if (quiesced) return;
+                try {
+                    exchange.accept(chunk.getByteBuffer());
+                }
+                catch (IOException | RuntimeException e) {
+                    failure = e;
+                    response.abort(e);
+                    return;
+                }
             }
             demander.run();
         }
 
         @Override public void onSuccess(Response response) {
-            if (lines && failure == null) {
-                try {
-                    exchange.end();
-                }
-                catch (IOException | RuntimeException e) {
-                    failure = e;
+            synchronized (sinkLock) {
+                if (lines && failure == null && ! quiesced) {
+                    try {
+                        exchange.end();
+                    }
+                    catch (IOException | RuntimeException e) {
+                        failure = e;
+                    }
                 }
             }
             stream.onSuccess(response);
+        }
+
+        /** Waits for content being written out to the sink, and lets no more through: the sink is the caller's again. */
+        void quiesce() {
+            synchronized (sinkLock) {
+                quiesced = true;
+            }
         }
 
         @Override public void onFailure(Response response, Throwable cause) { stream.onFailure(response, cause); }
