@@ -4,8 +4,8 @@
 # fetched in parallel (the documented data-dump recipe, with curl), and with `./sluice visit` (JSONL to a file).
 # Copies to a second server: `./sluice copy` (sluice-copy) against `./sluice visit` to a file then `./sluice feed` of
 # it (dump-feed); both rewrite the same documents in the target every round.
-# Prints a markdown table: MB/s (response bytes; JSONL bytes for the copies) and docs/s, median (min-max), and server
-# CPU seconds (median; both servers' for the copies).
+# Prints a markdown table: MB/s (response bytes; JSONL bytes for the copies) and docs/s, median (min-max), server
+# CPU seconds (median; both servers' for the copies) and client CPU seconds (median; curl and its loop, or the CLI).
 #
 # Usage: bench/visit.sh                    (from anywhere; builds the jars if needed; ~3 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
@@ -163,7 +163,8 @@ servers_cpu_ticks() {  # mode
 }
 
 failures=0
-declare -A mbs docs cpus
+declare -A mbs docs cpus clients
+TIMEFORMAT='%U %S'
 rows=()
 for mode in $MODES; do for slices in $SLICES; do rows+=("$mode|$slices"); done; done
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -173,13 +174,18 @@ for ((round = 1; round <= ROUNDS; round++)); do
     [[ -n "$target_pid" ]] && bench_require_alive "$target_pid" target
     before="$(servers_cpu_ticks "$mode")"
     start="$(date +%s.%N)"
-    case "$mode" in
-      sluice-visit) result="$(visit_cli "$slices")" || result="" ;;
-      sluice-copy) result="$(copy_cli "$slices")" || result="" ;;
-      dump-feed) result="$(dump_feed "$slices")" || result="" ;;
-      *) result="$(visit_curl "$mode" "$slices")" || result="" ;;
-    esac
+    # The client's CPU (user and system of every process the row ran: curl and its loop, or the CLI's JVM), from the
+    # shell's own accounting of its children; the row's own messages on stderr pass through.
+    { time {
+      case "$mode" in
+        sluice-visit) result="$(visit_cli "$slices")" || result="" ;;
+        sluice-copy) result="$(copy_cli "$slices")" || result="" ;;
+        dump-feed) result="$(dump_feed "$slices")" || result="" ;;
+        *) result="$(visit_curl "$mode" "$slices")" || result="" ;;
+      esac
+    } 2>&3 ; } 3>&2 2> "$bench_work/time.txt"
     end="$(date +%s.%N)"
+    clients[$row]="${clients[$row]:-} $(awk '{ printf "%.2f", $1 + $2 }' "$bench_work/time.txt")"
     after="$(servers_cpu_ticks "$mode")"
     read -r documents bytes <<<"${result:-0 0}"
     if [[ "$documents" != "$DOCUMENTS" ]]; then
@@ -207,15 +213,16 @@ echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $j
      "server, dump-feed = ./sluice visit to a file then ./sluice feed of it (MB/s of the corpus' JSONL; CPU of both" \
      "servers). Medians, (min-max)."
 echo
-echo "| mode | slices | MB/s | docs/s | server CPU s |"
-echo "|---|---:|---:|---:|---:|"
+echo "| mode | slices | MB/s | docs/s | server CPU s | client CPU s |"
+echo "|---|---:|---:|---:|---:|---:|"
 for row in "${rows[@]}"; do
   IFS='|' read -r mode slices <<<"$row"
   read -r m m_min m_max <<<"$(bench_stats "${mbs[$row]}")"
   read -r d d_min d_max <<<"$(bench_stats "${docs[$row]}")"
   read -r c _ <<<"$(bench_stats "${cpus[$row]}")"
+  read -r k _ <<<"$(bench_stats "${clients[$row]}")"
   echo "| $mode | $slices | $(bench_fmt "$m" 1) ($(bench_fmt "$m_min" 1)–$(bench_fmt "$m_max" 1)) |" \
-       "$(bench_fmt "$d") ($(bench_fmt "$d_min")–$(bench_fmt "$d_max")) | $(bench_fmt "$c" 1) |"
+       "$(bench_fmt "$d") ($(bench_fmt "$d_min")–$(bench_fmt "$d_max")) | $(bench_fmt "$c" 1) | $(bench_fmt "$k" 2) |"
 done
 if (( failures > 0 )); then
   echo
