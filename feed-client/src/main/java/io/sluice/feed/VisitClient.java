@@ -248,6 +248,7 @@ public final class VisitClient implements AutoCloseable {
         }
         catch (InterruptedException e) {
             request.abort(e);
+            listener.quiesce(); // the sink is the caller's again once this returns, whatever the outcome
             Thread.currentThread().interrupt();
             throw new FeedException("Interrupted while visiting");
         }
