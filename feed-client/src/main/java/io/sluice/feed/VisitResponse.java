@@ -8,9 +8,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -38,9 +38,9 @@ final class VisitResponse {
 
     VisitResponse(VisitSink sink) { this.sink = sink; }
 
-    // JSON lines not yet delivered: a line starts at start; no line break in [start, scanned); bytes up to end
+    // JSON lines not yet delivered: a line starts at start; no line break in [start, scanned); bytes up to filled
     private byte[] buffer = new byte[1 << 16];
-    private int start = 0, scanned = 0, end = 0;
+    private int start = 0, scanned = 0, filled = 0;
 
     /**
      * Takes the next bytes of a JSON-lines response, delivering the lines they complete; what follows the last line
@@ -48,23 +48,23 @@ final class VisitResponse {
      */
     void accept(ByteBuffer bytes) throws IOException {
         while (bytes.hasRemaining()) {
-            if (end == buffer.length) makeRoom();
-            int length = Math.min(bytes.remaining(), buffer.length - end);
-            bytes.get(buffer, end, length);
-            end += length;
-            for (int newline; (newline = indexOfNewline(buffer, scanned, end)) >= 0; ) {
+            if (filled == buffer.length) makeRoom();
+            int length = Math.min(bytes.remaining(), buffer.length - filled);
+            bytes.get(buffer, filled, length);
+            filled += length;
+            for (int newline; (newline = indexOfNewline(buffer, scanned, filled)) >= 0; ) {
                 line(buffer, start, newline - start);
                 start = scanned = newline + 1;
             }
-            scanned = end;
-            if (start == end) start = scanned = end = 0;
+            scanned = filled;
+            if (start == filled) start = scanned = filled = 0;
         }
     }
 
     /** The response ended: a last line without a line break is delivered too. */
     void end() throws IOException {
-        if (end > start) line(buffer, start, end - start);
-        start = scanned = end = 0;
+        if (filled > start) line(buffer, start, filled - start);
+        start = scanned = filled = 0;
     }
 
     /** Room at the end of a full buffer: the unfinished line moves to its start, or, filling it, the buffer doubles. */
@@ -73,8 +73,8 @@ final class VisitResponse {
             buffer = Arrays.copyOf(buffer, buffer.length * 2);
             return;
         }
-        System.arraycopy(buffer, start, buffer, 0, end - start);
-        end -= start;
+        System.arraycopy(buffer, start, buffer, 0, filled - start);
+        filled -= start;
         scanned -= start;
         start = 0;
     }
