@@ -8,6 +8,8 @@
 #   BENCH_ENGINE         Sluice's content engine: embedded (default, fresh data directory per server start) or memory
 #   BENCH_KEEP=1         keep the work directory (logs, generated documents) instead of deleting it
 #   BENCH_NO_BUILD=1     use the jars as they are instead of rebuilding stale ones with ./mvnw
+#   BENCH_SERVER_JAR     the server jar to run instead of http-server's (used as it is, never built): for comparing
+#                        builds, e.g. an older commit's jar, on the same script and machine
 # shellcheck shell=bash disable=SC2034 # its variables are used by the scripts that source it
 
 set -euo pipefail
@@ -16,7 +18,7 @@ bench_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH_SMOKE="${BENCH_SMOKE:-0}"
 BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx1g}"
 BENCH_ENGINE="${BENCH_ENGINE:-embedded}"
-bench_server_jar="$bench_root/http-server/target/sluice-server.jar"
+bench_server_jar="${BENCH_SERVER_JAR:-$bench_root/http-server/target/sluice-server.jar}"
 bench_cli_jar="$bench_root/feed-cli/target/sluice-cli.jar"
 bench_clk_tck="$(getconf CLK_TCK)"
 bench_work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")"
@@ -54,7 +56,7 @@ bench_stale() {
 # Builds module $2 (with what it depends on) unless jar $1 is up to date.
 bench_build() {
   local jar="$1" module="$2"
-  [[ "${BENCH_NO_BUILD:-0}" == 1 ]] && { [[ -f "$jar" ]] || bench_die "$jar is missing (BENCH_NO_BUILD=1)"; return 0; }
+  [[ "${BENCH_NO_BUILD:-0}" == 1 || ( -n "${BENCH_SERVER_JAR:-}" && "$jar" == "$BENCH_SERVER_JAR" ) ]] && { [[ -f "$jar" ]] || bench_die "$jar is missing (BENCH_NO_BUILD=1 or BENCH_SERVER_JAR: not built here)"; return 0; }
   if bench_stale "$jar"; then
     bench_log "Building $module ..."
     (cd "$bench_root" && ./mvnw -q -B -DskipTests package -pl "$module" -am) >&2
