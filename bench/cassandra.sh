@@ -18,7 +18,9 @@
 #   PUT_WARMUP=10000                      documents fed (the first ones of the same feed, so the measured feed
 #                                         overwrites them) before the measured puts, so that these measure warm JITs
 #                                         in Sluice and the nodes, as the GETs' WARMUP does; 0 measures a cold start
-#   DURATION=20 WARMUP=5                  GET: seconds measured after seconds of warm-up
+#   DURATION=20 WARMUP=30                 GET: seconds measured after seconds of warm-up (the feed leaves the
+#                                         read path cold: over the first 5 s of GETs a node spent ~90 µs of CPU per
+#                                         GET, ~45 after 30 s, as its JIT and Sluice's compiled it)
 #   H2LOAD_CONNECTIONS=4 H2LOAD_STREAMS=64
 #   GET_IDS=20000                         length of h2load's list of random stored ids
 #   VISITS="1x1 1x8 2x2 2x8"              servers x slices (at most 2 servers)
@@ -42,7 +44,7 @@ NODES="${NODES:-1 3}"
 DOCUMENTS="${DOCUMENTS:-20000}"
 PUT_WARMUP="${PUT_WARMUP:-10000}"
 DURATION="${DURATION:-20}"
-WARMUP="${WARMUP:-5}"
+WARMUP="${WARMUP:-30}"
 H2LOAD_CONNECTIONS="${H2LOAD_CONNECTIONS:-4}"
 H2LOAD_STREAMS="${H2LOAD_STREAMS:-64}"
 GET_IDS="${GET_IDS:-20000}"
