@@ -32,6 +32,13 @@ final class Schema {
 
     static final String COLUMNS = "ts, removed, body, op";
 
+    /**
+     * Ends the selects of one row by its whole primary key. It changes no result, but a node reads a select through a
+     * pager (and answers with paging state) unless its limit is within the page size, and a select without a limit
+     * has none: Cassandra 5.0's {@code SelectStatement.execute}. In GET benchmarks the saving was within the noise.
+     */
+    private static final String ONE_ROW = " LIMIT 1";
+
     /** The table of the keyspace's settings, and the name of the one setting it holds. */
     static final String SETTINGS = "settings";
     static final String DISTRIBUTION_BITS = "distribution-bits";
@@ -78,8 +85,8 @@ final class Schema {
             String table = table(keyspace, space);
             String row = " WHERE sb = ? AND ok = ? AND id = ?";
             schema.statements.put(space, new Statements(
-                    session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table + row),
-                    session.prepare("SELECT " + COLUMNS + " FROM " + table + row),
+                    session.prepare("SELECT " + COLUMNS + ", WRITETIME(ts) FROM " + table + row + ONE_ROW),
+                    session.prepare("SELECT " + COLUMNS + " FROM " + table + row + ONE_ROW),
                     session.prepare("UPDATE " + table + " USING TTL ? SET ts = ?, removed = ?, body = ?, op = ?"
                                     + row + " IF ts = ?"),
                     session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET ts = ?, removed = ?, "
