@@ -56,7 +56,10 @@ bench_stale() {
 # Builds module $2 (with what it depends on) unless jar $1 is up to date.
 bench_build() {
   local jar="$1" module="$2"
-  [[ "${BENCH_NO_BUILD:-0}" == 1 || ( -n "${BENCH_SERVER_JAR:-}" && "$jar" == "$BENCH_SERVER_JAR" ) ]] && { [[ -f "$jar" ]] || bench_die "$jar is missing (BENCH_NO_BUILD=1 or BENCH_SERVER_JAR: not built here)"; return 0; }
+  if [[ "${BENCH_NO_BUILD:-0}" == 1 || "$jar" == "${BENCH_SERVER_JAR:-}" ]]; then # used as it is
+    [[ -f "$jar" ]] || bench_die "$jar is missing (BENCH_NO_BUILD=1 or BENCH_SERVER_JAR: not built here)"
+    return 0
+  fi
   if bench_stale "$jar"; then
     bench_log "Building $module ..."
     (cd "$bench_root" && ./mvnw -q -B -DskipTests package -pl "$module" -am) >&2
