@@ -179,19 +179,8 @@ step_end() {
 # Waits until the nodes use less than a fifth of a core (at most SETTLE_SECONDS), so that the flushes and compactions
 # a feed leaves behind are not counted in the next step.
 settle() {
-  local before after waited
-  for ((waited = 0; waited < SETTLE_SECONDS; waited += 2)); do
-    # shellcheck disable=SC2086 # node_pids is a list
-    before="$(cpu_ticks $node_pids)"
-    sleep 2
-    # shellcheck disable=SC2086
-    after="$(cpu_ticks $node_pids)"
-    if (( (after - before) * 5 < 2 * bench_clk_tck )); then
-      (( waited > 0 )) && bench_log "Cassandra idle after ${waited}s"
-      return 0
-    fi
-  done
-  bench_log "Cassandra still busy after ${SETTLE_SECONDS}s; measuring anyway"
+  # shellcheck disable=SC2086 # node_pids is a list
+  bench_wait_idle "$SETTLE_SECONDS" Cassandra $node_pids || true
 }
 
 failures=0

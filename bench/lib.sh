@@ -225,6 +225,25 @@ bench_cpu_ticks() {
   awk '{ print $12 + $13 }' <<<"${stat##*) }"
 }
 
+# Waits until processes $3... together use less than a fifth of a core over 2 s, at most $1 seconds; $2 names them in
+# the log. Returns 0 once idle, 1 if still busy at the end (the caller measures anyway).
+bench_wait_idle() {
+  local most="$1" name="$2" waited before after pid
+  shift 2
+  for ((waited = 0; waited < most; waited += 2)); do
+    before=0 after=0
+    for pid in "$@"; do before=$(( before + $(bench_cpu_ticks "$pid") )); done
+    sleep 2
+    for pid in "$@"; do after=$(( after + $(bench_cpu_ticks "$pid") )); done
+    if (( (after - before) * 5 < 2 * bench_clk_tck )); then
+      (( waited > 0 )) && bench_log "$name idle after ${waited}s"
+      return 0
+    fi
+  done
+  bench_log "$name still busy after ${most}s; measuring anyway"
+  return 1
+}
+
 # Peak resident set size of process $1 so far, in KiB.
 bench_peak_rss_kib() {
   awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0
