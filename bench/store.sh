@@ -75,7 +75,9 @@ java_opts="$BENCH_JAVA_OPTS"
 [[ "$PROFILE" == 1 ]] && java_opts="$java_opts -XX:StartFlightRecording=filename=$bench_work/feed.jfr,settings=profile"
 BENCH_JAVA_OPTS="$java_opts" bench_start_sluice "$app" "$STORE_PORT"
 
-bench_log "Warming up with $WARM_UP documents of type warmup, fed until ${WARM_UP_SECONDS}s have passed"
+again=""
+(( WARM_UP_SECONDS > 0 )) && again=", fed again until ${WARM_UP_SECONDS}s have passed"
+bench_log "Warming up with $WARM_UP documents of type warmup$again"
 warm_up_start="$SECONDS"
 while :; do
   "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/warm-up.jsonl" \
