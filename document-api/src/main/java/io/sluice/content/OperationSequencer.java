@@ -66,8 +66,7 @@ public final class OperationSequencer {
         }
         if (pending.incrementAndGet() > maxPending) {
             pending.decrementAndGet();
-            return CompletableFuture.completedFuture(
-                    Outcome.overload("Rejecting " + what + ": " + maxPending + " operations already pending"));
+            return CompletableFuture.completedFuture(overload(what));
         }
         return keys.run(key, (boolean waited) -> {
             // One that started at once was checked just now; one that waited for its turn is checked again.
@@ -77,6 +76,32 @@ public final class OperationSequencer {
             pending.decrementAndGet();
             return failure == null ? outcome : failed(what, failure);
         });
+    }
+
+    /**
+     * Carries out {@code operation} on this thread at once, with {@link #run}'s admission (closed, deadline, pending
+     * operations) and failure handling but without its ordering: for an engine whose operations are done when they
+     * return and which orders those on one document itself, e.g. under a lock per document. It must then do so for all
+     * of them: operations passed here are not ordered with those passed to {@link #run} or {@link #sequence}.
+     * An {@link Error} is not caught.
+     */
+    public Outcome runNow(OperationName what, Instant deadline, Supplier<Outcome> operation) {
+        Outcome refusal = refusal(what, deadline);
+        if (refusal != null) {
+            return refusal;
+        }
+        if (pending.incrementAndGet() > maxPending) {
+            pending.decrementAndGet();
+            return overload(what);
+        }
+        try {
+            Outcome outcome = operation.get();
+            return outcome != null ? outcome : failed(what, new NullPointerException("The operation returned no outcome"));
+        } catch (RuntimeException e) {
+            return failed(what, e);
+        } finally {
+            pending.decrementAndGet();
+        }
     }
 
     /**
@@ -96,6 +121,10 @@ public final class OperationSequencer {
             return Outcome.deadlinePassed(what, deadline);
         }
         return null;
+    }
+
+    private Outcome overload(OperationName what) {
+        return Outcome.overload("Rejecting " + what + ": " + maxPending + " operations already pending");
     }
 
     /** The outcome of operations on a closed engine. */

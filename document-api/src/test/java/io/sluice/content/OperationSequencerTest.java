@@ -125,6 +125,55 @@ class OperationSequencerTest {
     }
 
     @Test
+    void runNow_carriesTheOperationOut_andCountsItPendingWhileItRuns() {
+        int[] pendingInside = new int[1];
+        Outcome outcome = sequencer.runNow(new OperationName("put", "a"), DEADLINE, () -> {
+            pendingInside[0] = sequencer.pending();
+            return Outcome.missing();
+        });
+        assertEquals(Outcome.missing(), outcome);
+        assertEquals(1, pendingInside[0]);
+        assertEquals(0, sequencer.pending());
+    }
+
+    @Test
+    void runNow_admitsAsRunDoes_closedPastDeadlineOrBeyondMaxPending_withoutStarting() {
+        List<Outcome> inside = new ArrayList<>();
+        run("a", "first", new CompletableFuture<>());
+        run("b", "second", new CompletableFuture<>());
+        assertEquals(Outcome.overload("Rejecting put of 'c': 2 operations already pending"),
+                     sequencer.runNow(new OperationName("put", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(2, sequencer.pending());
+
+        clock.advance(Duration.ofSeconds(11));
+        assertEquals(Outcome.timeout("put of 'c' timed out: deadline " + DEADLINE + " passed"),
+                     sequencer.runNow(new OperationName("put", "c"), DEADLINE, () -> record(inside)));
+        closed.set(true);
+        assertEquals(Outcome.error("The test content backend is closed"),
+                     sequencer.runNow(new OperationName("put", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(List.of(), inside);
+    }
+
+    private static Outcome record(List<Outcome> outcomes) {
+        outcomes.add(Outcome.missing());
+        return Outcome.missing();
+    }
+
+    @Test
+    void runNow_failures_becomeOutcomes_asRunMapsThem() {
+        OperationName update = new OperationName("update", "a");
+        assertEquals(Outcome.error("Field 'genre' is not defined in document type 'music'"),
+                     sequencer.runNow(update, DEADLINE, () -> {
+                         throw new InvalidDocumentException("Field 'genre' is not defined in document type 'music'");
+                     }));
+        assertEquals(Outcome.error("update of 'a' broke: disk gone"),
+                     sequencer.runNow(update, DEADLINE, () -> { throw new IllegalStateException("disk gone"); }));
+        assertEquals(Outcome.error("update of 'a' broke: The operation returned no outcome"),
+                     sequencer.runNow(update, DEADLINE, () -> null));
+        assertEquals(0, sequencer.pending());
+    }
+
+    @Test
     void constructor_nonPositiveMaxPending_isRefused() {
         assertThrows(IllegalArgumentException.class,
                      () -> new OperationSequencer("test", clock, 0, closed::get, (what, failure) -> null));

@@ -20,7 +20,7 @@ import java.util.function.LongPredicate;
  * The newest version of one document: the document itself, or a tombstone ({@code document == null}). A live entry
  * may also keep its fields as {@link FieldsJson}, written the first time a get needs them ({@link #keepFieldsJson}),
  * so later gets of the whole document send those bytes instead of writing the document again. Only operations on the
- * document, which its sequencer runs one at a time, touch that; everything else is fixed.
+ * document, one at a time (under its lock, or in its sequencer's order), touch that; everything else is fixed.
  */
 final class StoredEntry implements Version {
 
@@ -31,7 +31,7 @@ final class StoredEntry implements Version {
     private final Document document;
     private final long timestamp;
     private final long bytes;
-    private FieldsJson fieldsJson; // null until kept; only under the document's sequencer
+    private FieldsJson fieldsJson; // null until kept; only by operations on the document, one at a time
 
     private StoredEntry(DocumentId id, DocumentType type, Document document, long timestamp, long bytes) {
         this.id = id;
