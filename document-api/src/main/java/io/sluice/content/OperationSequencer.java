@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  * The part of every engine's single-document operations that the {@link ContentBackend} contract fixes: admission
  * (ERROR once closed, TIMEOUT past the deadline, OVERLOAD beyond a number of pending operations), ordering per document
  * (a {@link KeySequencer}), the same checks again when an operation's turn comes, and failures turned into outcomes. An
- * engine supplies only how to carry an operation out. Thread-safe; never blocks.
+ * engine supplies only how to carry an operation out; one whose operations are done when they return may order them
+ * itself and take only the admission and failure handling ({@link #runNow}). Thread-safe; never blocks.
  */
 public final class OperationSequencer {
 
