@@ -52,8 +52,9 @@ class EmbeddedCrashTest {
         for (Durability durability : Durability.values()) {
             for (int run = 0; run < 3; run++) {
                 long seed = BASE_SEED * 31 + durability.ordinal() * 7 + run;
-                int killAfter = MIN_ACKS_BEFORE_KILL
-                                + new Random(seed).nextInt(MAX_ACKS_BEFORE_KILL - MIN_ACKS_BEFORE_KILL);
+                // The child must still be feeding when the kill point comes: at most half of its operations.
+                int maxAcks = Math.min(MAX_ACKS_BEFORE_KILL, new CrashWorkload(seed).operations() / 2);
+                int killAfter = MIN_ACKS_BEFORE_KILL + new Random(seed).nextInt(maxAcks - MIN_ACKS_BEFORE_KILL);
                 runs.add(Arguments.of(durability, seed, killAfter));
             }
         }
