@@ -1,7 +1,5 @@
 package io.sluice.document;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,12 +13,12 @@ public final class Document {
 
     private final DocumentId id;
     private final DocumentType type;
-    private final Map<String, FieldValue> fields;
+    private final DocumentFields fields;
 
-    private Document(DocumentId id, DocumentType type, Map<String, FieldValue> fields) {
+    private Document(DocumentId id, DocumentType type, DocumentFields fields) {
         this.id = id;
         this.type = type;
-        this.fields = Collections.unmodifiableMap(fields);
+        this.fields = fields;
     }
 
     /**
@@ -42,7 +40,7 @@ public final class Document {
         return type;
     }
 
-    /** The values of the set fields, in the order they were set. */
+    /** The values of the set fields, unmodifiable, in the order of the type's {@link DocumentType#fields()}. */
     public Map<String, FieldValue> fields() {
         return fields;
     }
@@ -64,24 +62,36 @@ public final class Document {
     public Document without(String fieldName) {
         checkField(type, fieldName);
         if (!fields.containsKey(fieldName)) return this;
-        Map<String, FieldValue> copy = new LinkedHashMap<>(fields);
-        copy.remove(fieldName);
-        return new Document(id, type, copy);
+        return toBuilder().clear(fieldName).build();
     }
 
     /** This document with only the fields for which {@code keep} is true. */
     public Document withOnly(Predicate<String> keep) {
-        Map<String, FieldValue> copy = new LinkedHashMap<>();
-        for (Map.Entry<String, FieldValue> entry : fields.entrySet())
-            if (keep.test(entry.getKey())) copy.put(entry.getKey(), entry.getValue());
-        return copy.size() == fields.size() ? this : new Document(id, type, copy);
+        FieldValue[] values = fields.slots();
+        FieldValue[] kept = new FieldValue[values.length];
+        int size = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null && keep.test(type.fieldAt(i).name())) {
+                kept[i] = values[i];
+                size++;
+            }
+        }
+        return size == fields.size() ? this : new Document(id, type, new DocumentFields(type, kept, size));
     }
 
     /** A builder starting from this document's values. */
     public Builder toBuilder() {
         Builder builder = new Builder(type, id);
-        builder.fields.putAll(fields);
+        builder.values = fields.slots();
+        builder.size = fields.size();
+        builder.shared = true;
         return builder;
+    }
+
+    private static int indexOf(DocumentType type, String fieldName) {
+        int index = type.fieldIndex(fieldName);
+        if (index < 0) checkField(type, fieldName);
+        return index;
     }
 
     private static Field checkField(DocumentType type, String fieldName) {
@@ -112,11 +122,14 @@ public final class Document {
 
         private final DocumentType type;
         private final DocumentId id;
-        private final Map<String, FieldValue> fields = new LinkedHashMap<>();
+        private FieldValue[] values; // a slot per field of the type
+        private int size = 0;
+        private boolean shared = false; // values belongs to a document too: copy it before a change
 
         private Builder(DocumentType type, DocumentId id) {
             this.type = Objects.requireNonNull(type, "type");
             this.id = Objects.requireNonNull(id, "id");
+            this.values = new FieldValue[type.fieldCount()];
             if (!id.documentType().equals(type.name()))
                 throw new InvalidDocumentException("Document id '" + id + "' does not belong to document type '"
                                             + type.name() + "'");
@@ -125,23 +138,35 @@ public final class Document {
         /** Sets the field, or clears it when the value is empty. */
         public Builder set(String fieldName, FieldValue value) {
             Objects.requireNonNull(value, "value");
-            Field field = checkField(type, fieldName);
+            int index = indexOf(type, fieldName);
+            Field field = type.fieldAt(index);
             if (!field.type().accepts(value))
                 throw new InvalidDocumentException("Field '" + fieldName + "' of type " + field.type().typeName()
                                             + " cannot hold the value " + value);
-            if (value.isEmpty()) fields.remove(fieldName);
-            else fields.put(fieldName, value);
+            store(index, value.isEmpty() ? null : value);
             return this;
         }
 
         public Builder clear(String fieldName) {
-            checkField(type, fieldName);
-            fields.remove(fieldName);
+            store(indexOf(type, fieldName), null);
             return this;
         }
 
+        private void store(int index, FieldValue value) {
+            if (values[index] == value) return;
+            if (shared) {
+                values = values.clone();
+                shared = false;
+            }
+            if (values[index] == null) size++;
+            if (value == null) size--;
+            values[index] = value;
+        }
+
+        /** The document; the builder may go on, and its changes do not reach this document. */
         public Document build() {
-            return new Document(id, type, new LinkedHashMap<>(fields));
+            shared = true;
+            return new Document(id, type, new DocumentFields(type, values, size));
         }
     }
 }

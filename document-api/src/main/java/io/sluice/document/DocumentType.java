@@ -3,6 +3,7 @@ package io.sluice.document;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ public final class DocumentType {
     private final String name;
     private final List<DocumentType> inherited;
     private final Map<String, Field> fields;
+    private final Field[] byIndex; // the fields in fields()' order: a document keeps its values at these positions
+    private final Map<String, Integer> indexes;
     private final Map<String, StructType> structs;
     private final Map<String, List<String>> fieldSets;
     private final Map<String, ImportedField> importedFields;
@@ -29,6 +32,10 @@ public final class DocumentType {
         this.name = builder.name;
         this.inherited = List.copyOf(builder.inherited);
         this.fields = Collections.unmodifiableMap(fields);
+        this.byIndex = fields.values().toArray(new Field[0]);
+        Map<String, Integer> indexes = new HashMap<>();
+        for (int i = 0; i < byIndex.length; i++) indexes.put(byIndex[i].name(), i);
+        this.indexes = indexes;
         this.structs = Collections.unmodifiableMap(structs);
         this.fieldSets = Collections.unmodifiableMap(new LinkedHashMap<>(builder.fieldSets));
         Map<String, ImportedField> imported = new TreeMap<>();
@@ -96,6 +103,22 @@ public final class DocumentType {
     /** The field with this name, declared here or inherited. */
     public Optional<Field> field(String fieldName) {
         return Optional.ofNullable(fields.get(fieldName));
+    }
+
+    /** The position of the named field in {@link #fields()}, or -1 if this type has no such field. */
+    int fieldIndex(Object fieldName) {
+        Integer index = indexes.get(fieldName);
+        return index == null ? -1 : index;
+    }
+
+    /** The field at {@code index} in {@link #fields()}. */
+    Field fieldAt(int index) {
+        return byIndex[index];
+    }
+
+    /** The number of fields, declared here or inherited. */
+    int fieldCount() {
+        return byIndex.length;
     }
 
     /** The struct with this name, declared here or inherited. */

@@ -80,6 +80,59 @@ class DocumentTest {
     }
 
     @Test
+    void fields_areInTheTypesOrder_andUnmodifiable() {
+        Document document = Document.builder(MUSIC, ID)
+                                    .set("year", new IntValue(1999))
+                                    .set("title", new StringValue("Blue"))
+                                    .build();
+        assertEquals(List.of("title", "year"), List.copyOf(document.fields().keySet()));
+        List<String> visited = new java.util.ArrayList<>();
+        document.fields().forEach((name, value) -> visited.add(name));
+        assertEquals(List.of("title", "year"), visited);
+        assertEquals(2, document.fields().size());
+        assertTrue(document.fields().containsKey("year"));
+        assertFalse(document.fields().containsKey("tags"));
+        assertFalse(document.fields().containsKey("nope"));
+        assertEquals(null, document.fields().get(42));
+        assertEquals(Map.of("title", new StringValue("Blue"), "year", new IntValue(1999)), document.fields());
+        assertEquals(document.fields(), Map.of("title", new StringValue("Blue"), "year", new IntValue(1999)));
+        assertEquals(Map.of("title", new StringValue("Blue"), "year", new IntValue(1999)).hashCode(),
+                     document.fields().hashCode());
+        assertThrows(UnsupportedOperationException.class, () -> document.fields().put("tags", ArrayValue.EMPTY));
+        assertThrows(UnsupportedOperationException.class, () -> document.fields().remove("title"));
+        assertThrows(UnsupportedOperationException.class, () -> document.fields().entrySet().iterator().remove());
+        assertThrows(UnsupportedOperationException.class, () -> document.fields().clear());
+    }
+
+    @Test
+    void builder_changesAfterBuild_reachNoBuiltDocument() {
+        Document.Builder builder = Document.builder(MUSIC, ID).set("title", new StringValue("Blue"));
+        Document first = builder.build();
+        Document second = builder.set("title", new StringValue("Green")).set("year", new IntValue(1)).build();
+        Document third = builder.clear("title").build();
+        assertEquals(Map.of("title", new StringValue("Blue")), first.fields());
+        assertEquals(Map.of("title", new StringValue("Green"), "year", new IntValue(1)), second.fields());
+        assertEquals(Map.of("year", new IntValue(1)), third.fields());
+
+        Document fromFirst = first.toBuilder().set("year", new IntValue(2)).build();
+        assertEquals(Map.of("title", new StringValue("Blue")), first.fields());
+        assertEquals(Map.of("title", new StringValue("Blue"), "year", new IntValue(2)), fromFirst.fields());
+        assertEquals(first, first.toBuilder().build());
+    }
+
+    @Test
+    void withOnly_keepsTheChosenFields() {
+        Document document = Document.builder(MUSIC, ID)
+                                    .set("title", new StringValue("Blue"))
+                                    .set("year", new IntValue(1999))
+                                    .build();
+        assertEquals(Map.of("year", new IntValue(1999)), document.withOnly("year"::equals).fields());
+        assertTrue(document.withOnly(name -> true) == document);
+        assertTrue(document.withOnly(name -> false).fields().isEmpty());
+        assertEquals(2, document.fields().size());
+    }
+
+    @Test
     void arrayIndexOutOfRange_namesIndex() {
         DocumentException e = assertThrows(DocumentException.class,
                                            () -> ArrayValue.of(new IntValue(1)).withElement(3, new IntValue(2)));

@@ -34,7 +34,7 @@ final class CompressionWhenAsked extends Handler.Wrapper {
         HttpFields headers = request.getHeaders();
         if (headers.contains(HttpHeader.ACCEPT_ENCODING) || headers.contains(HttpHeader.CONTENT_ENCODING))
             return super.handle(request, response, callback);
-        response.getHeaders().ensureField(VARY);
+        response.getHeaders().add(VARY); // a new response: nothing set a Vary before this (ensureField would look)
         return uncompressed.handle(request, response, callback);
     }
 
