@@ -7,7 +7,10 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
@@ -218,12 +221,26 @@ public final class BodyReader {
         buffer = Arrays.copyOf(buffer, capacity);
     }
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /**
+     * The length of the ASCII run {@code bytes} start with, at most {@code length}: eight bytes per step (a byte at a
+     * time, the scan was ~2% of the server's CPU for 1 KiB puts).
+     */
+    static int asciiPrefix(byte[] bytes, int length) {
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES)
+            if (((long) LONGS.get(bytes, i) & HIGH_BITS) != 0)
+                break;
+        while (i < length && bytes[i] >= 0)
+            i++;
+        return i;
+    }
+
     /** Throws 400 unless {@code bytes[0, length)} is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
     static void checkUtf8(byte[] bytes, int length) {
-        int ascii = 0;
-        while (ascii < length && bytes[ascii] >= 0)
-            ascii++;
-        if (ascii == length)
+        if (asciiPrefix(bytes, length) == length)
             return; // plain ASCII, like most feeds: nothing to decode
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                                                        .onMalformedInput(CodingErrorAction.REPORT)
