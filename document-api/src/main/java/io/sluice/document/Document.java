@@ -79,6 +79,19 @@ public final class Document {
         return size == fields.size() ? this : new Document(id, type, new DocumentFields(type, kept, size));
     }
 
+    /**
+     * This document with {@code id}, an equal id object: a store that holds many documents keeps one id object per
+     * document this way, rather than each version's own (about ten objects: the id's strings and their bytes).
+     *
+     * @throws IllegalArgumentException if {@code id} is not equal to this document's id
+     */
+    public Document withIdInstance(DocumentId id) {
+        if (id == this.id) return this;
+        if (!id.equals(this.id))
+            throw new IllegalArgumentException("Document '" + this.id + "' cannot take the id '" + id + "'");
+        return new Document(id, type, fields);
+    }
+
     /** A builder starting from this document's values. */
     public Builder toBuilder() {
         Builder builder = new Builder(type, id);

@@ -133,6 +133,17 @@ class DocumentTest {
     }
 
     @Test
+    void withIdInstance_takesAnEqualIdObject_andRefusesAnother() {
+        Document document = Document.of(MUSIC, DocumentId.of("id:ns:music::one")).with("year", new IntValue(1));
+        DocumentId equal = DocumentId.of("id:ns:music::one");
+        Document rekeyed = document.withIdInstance(equal);
+        assertTrue(rekeyed.id() == equal);
+        assertEquals(document, rekeyed);
+        assertTrue(rekeyed.withIdInstance(equal) == rekeyed);
+        assertThrows(IllegalArgumentException.class, () -> document.withIdInstance(DocumentId.of("id:ns:music::two")));
+    }
+
+    @Test
     void arrayIndexOutOfRange_namesIndex() {
         DocumentException e = assertThrows(DocumentException.class,
                                            () -> ArrayValue.of(new IntValue(1)).withElement(3, new IntValue(2)));

@@ -33,6 +33,19 @@ class InMemoryContentBackendThreadsTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     @Test
+    void laterVersions_keepTheFirstVersionsIdObject() {
+        InMemoryContentBackend backend = InMemoryContentBackend.builder().clock(clock).build();
+        OperationOptions options = OperationOptions.until(clock.instant().plusSeconds(60));
+        DocumentId first = DocumentId.of("id:ns:counter::one");
+        DocumentId second = DocumentId.of("id:ns:counter::one");
+        backend.put(Document.builder(COUNTER, first).set("count", new IntValue(1)).build(), options).join();
+        backend.put(Document.builder(COUNTER, second).set("count", new IntValue(2)).build(), options).join();
+        Document stored = backend.get(second, FieldSet.all(), options).join().document().orElseThrow();
+        assertEquals(new IntValue(2), stored.value("count").orElseThrow());
+        assertTrue(stored.id() == first, "the stored version holds the first id object");
+    }
+
+    @Test
     void increments_fromManyThreads_onOneDocument_areNoneLost_andEachDoneWhenItReturns() throws Exception {
         InMemoryContentBackend backend = InMemoryContentBackend.builder().clock(clock).build();
         OperationOptions options = OperationOptions.until(clock.instant().plusSeconds(60));
