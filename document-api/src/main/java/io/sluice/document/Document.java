@@ -60,7 +60,7 @@ public final class Document {
 
     /** This document without the named field (cleared). Throws {@link DocumentException} for an unknown field. */
     public Document without(String fieldName) {
-        checkField(type, fieldName);
+        indexOf(type, fieldName);
         if (!fields.containsKey(fieldName)) return this;
         return toBuilder().clear(fieldName).build();
     }
@@ -101,15 +101,13 @@ public final class Document {
         return builder;
     }
 
+    /** The position of the named field's value; throws {@link DocumentException} if the type has no such field. */
     private static int indexOf(DocumentType type, String fieldName) {
         int index = type.fieldIndex(fieldName);
-        if (index < 0) checkField(type, fieldName);
+        if (index < 0)
+            throw new InvalidDocumentException("Field '" + fieldName + "' is not defined in document type '"
+                                               + type.name() + "'");
         return index;
-    }
-
-    private static Field checkField(DocumentType type, String fieldName) {
-        return type.field(fieldName).orElseThrow(() -> new InvalidDocumentException(
-                "Field '" + fieldName + "' is not defined in document type '" + type.name() + "'"));
     }
 
     @Override
