@@ -26,6 +26,8 @@
 #   VISITS="1x1 1x8 2x2 2x8"              servers x slices (at most 2 servers)
 #   DISTRIBUTION_BITS                     the engine's distribution-bits (default: the engine's, 16)
 #   COMPACTION                            the engine's compaction: size-tiered or leveled (default: the engine's, leveled)
+#   GET_CONSISTENCY                       the engine's get-consistency, e.g. LOCAL_ONE (default: the engine's,
+#                                         its consistency, LOCAL_QUORUM)
 #   SETTLE_SECONDS=120                    before GETs and each visit, wait at most this long for the nodes to go idle
 #   CASSANDRA_NODE_OPTS="-XX:TieredStopAtLevel=4"   extra JVM options of every node (the harness runs C1 only)
 #   PROFILE                               if set, JFR recordings of the first server over the puts and the GETs:
@@ -50,6 +52,7 @@ H2LOAD_STREAMS="${H2LOAD_STREAMS:-64}"
 GET_IDS="${GET_IDS:-20000}"
 VISITS="${VISITS:-1x1 1x8 2x2 2x8}"
 COMPACTION="${COMPACTION:-}"
+GET_CONSISTENCY="${GET_CONSISTENCY:-}"
 DISTRIBUTION_BITS="${DISTRIBUTION_BITS:-}"
 SETTLE_SECONDS="${SETTLE_SECONDS:-120}"
 CASSANDRA_NODE_OPTS="${CASSANDRA_NODE_OPTS:--XX:TieredStopAtLevel=4}"
@@ -73,6 +76,7 @@ for visit in $VISITS; do [[ "$visit" =~ ^[12]x[1-9][0-9]*$ ]] || bench_die "VISI
 (( PUT_WARMUP > DOCUMENTS )) && PUT_WARMUP="$DOCUMENTS"
 [[ "$PAXOS_VARIANT" == v1 || "$PAXOS_VARIANT" == v2 ]] || bench_die "PAXOS_VARIANT must be v1 or v2, not '$PAXOS_VARIANT'"
 [[ -z "$COMPACTION" || "$COMPACTION" == leveled || "$COMPACTION" == size-tiered ]] || bench_die "COMPACTION must be leveled or size-tiered, not '$COMPACTION'"
+[[ -z "$GET_CONSISTENCY" || "$GET_CONSISTENCY" =~ ^[A-Za-z_]+$ ]] || bench_die "GET_CONSISTENCY must be a consistency level, not '$GET_CONSISTENCY'"
 [[ -z "$DISTRIBUTION_BITS" || "$DISTRIBUTION_BITS" =~ ^[1-9][0-9]?$ ]] || bench_die "DISTRIBUTION_BITS must be a number, not '$DISTRIBUTION_BITS'"
 
 bench_require h2load curl
@@ -131,7 +135,7 @@ write_app() {
   local app="$1" port="$2" contact="$3" copies="$4"
   bench_write_package "$app" "<server id=\"plain\" port=\"$port\"/>" \
     "<document-api><maxpendingdocs>4096</maxpendingdocs></document-api>" \
-    "<cassandra contact-points=\"$contact\" local-datacenter=\"datacenter1\"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}${COMPACTION:+ compaction=\"$COMPACTION\"}/>" \
+    "<cassandra contact-points=\"$contact\" local-datacenter=\"datacenter1\"${DISTRIBUTION_BITS:+ distribution-bits=\"$DISTRIBUTION_BITS\"}${COMPACTION:+ compaction=\"$COMPACTION\"}${GET_CONSISTENCY:+ get-consistency=\"$GET_CONSISTENCY\"}/>" \
     "$copies"
 }
 
@@ -347,7 +351,7 @@ echo "$(date -u +%Y-%m-%d), $(nproc) cores shared by Cassandra, Sluice and the c
      "$load_before), JDK $java_version, commit $commit, $cassandra_version (nodes in child JVMs, 512 MB heap," \
      "options '$CASSANDRA_NODE_OPTS', Paxos $PAXOS_VARIANT), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
      "puts through one server, GETs of random stored ids through one server, streamed visits with one curl per" \
-     "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}; the measured puts follow $PUT_WARMUP unmeasured" \
+     "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}${GET_CONSISTENCY:+, get-consistency $GET_CONSISTENCY}; the measured puts follow $PUT_WARMUP unmeasured" \
      "ones (the first documents of the same feed); puts, GETs and visits start once the nodes are idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."
 echo
 echo "| cluster | step | throughput | wall s | Sluice CPU s | Cassandra CPU s |"

@@ -152,12 +152,12 @@ public final class CassandraContentBackend implements ContentBackend {
         Objects.requireNonNull(fields, "fields");
         OperationName what = new OperationName("get", id);
         if (op.condition().isPresent()) { // a condition may read parents, which must not block a driver thread
-            return submit(id, op, what, () -> writer.get(id, op, options.consistency()).thenApplyAsync(
+            return submit(id, op, what, () -> writer.get(id, op, options.getConsistency()).thenApplyAsync(
                     current -> WriteRules.get(id, codec.version(id, current), fields, op, clock, parents(op)), executor));
         }
         // Answered on the driver's thread that completes the read: deciding takes microseconds, and a hop to the
         // backend's threads cost more than that in wake-ups.
-        return submit(id, op, what, () -> writer.get(id, op, options.consistency()).thenApply(
+        return submit(id, op, what, () -> writer.get(id, op, options.getConsistency()).thenApply(
                 current -> WriteRules.get(id, codec.version(id, current), fields, op, clock)));
     }
 

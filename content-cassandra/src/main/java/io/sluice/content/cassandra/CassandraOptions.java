@@ -38,6 +38,8 @@ import java.util.function.Function;
  * @param visitConsistency    consistency of the reads of visits: with {@code consistency} for writes, a level that
  *                            overlaps their replicas (as LOCAL_QUORUM does LOCAL_QUORUM's) keeps every acknowledged
  *                            write in a visit that starts after it
+ * @param getConsistency      consistency of gets (reads of one document by id): with {@code consistency} for writes, a
+ *                            level that overlaps their replicas returns every write acknowledged before the get
  * @param compaction          the compaction strategy of the document tables Sluice creates
  */
 public record CassandraOptions(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace,
@@ -45,7 +47,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
                                Duration tombstoneRetention, int maxPendingOperations, boolean createSchema,
                                WriteMode writeMode, Duration maxClockSkew, ConsistencyLevel visitConsistency,
-                               Compaction compaction) {
+                               ConsistencyLevel getConsistency, Compaction compaction) {
 
     /** The option names {@link #fromEngineOptions} understands. */
     public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
@@ -53,7 +55,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                    "serial-consistency", "request-timeout", "distribution-bits",
                                                    "tombstone-retention", "max-pending", "create-schema",
                                                    "write-mode", "max-clock-skew", "visit-consistency",
-                                                   "compaction");
+                                                   "get-consistency", "compaction");
     private static final int DEFAULT_PORT = 9042;
     private static final Duration MAX_MAX_CLOCK_SKEW = Duration.ofSeconds(10);
 
@@ -145,6 +147,11 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
             throw new InvalidCassandraOptionException("visit-consistency must not be serial, but was "
                                                       + visitConsistency.name());
         }
+        Objects.requireNonNull(getConsistency, "getConsistency");
+        if (getConsistency.isSerial()) {
+            throw new InvalidCassandraOptionException("get-consistency must not be serial, but was "
+                                                      + getConsistency.name());
+        }
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new InvalidCassandraOptionException("request-timeout must be positive, but was " + requestTimeout);
         }
@@ -173,7 +180,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
      * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations,
-     * timestamped plain writes tolerating 50 ms of clock skew, visits at LOCAL_QUORUM, leveled compaction.
+     * timestamped plain writes tolerating 50 ms of clock skew, visits and gets at LOCAL_QUORUM, leveled compaction.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
@@ -181,13 +188,13 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
                                     Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
                                     WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM,
-                                    Compaction.LEVELED);
+                                    DefaultConsistencyLevel.LOCAL_QUORUM, Compaction.LEVELED);
     }
 
     /**
      * Reads the engine options of a {@code <content id=clusterId>} cluster with {@code <min-redundancy>} {@code
      * redundancy} (see the module README for each option); unset options keep their {@link #defaults}, but for
-     * {@code visit-consistency}, which is {@code consistency} unless set.
+     * {@code visit-consistency} and {@code get-consistency}, which are {@code consistency} unless set.
      *
      * @throws InvalidCassandraOptionException naming the option if one is unknown or has a bad value
      */
@@ -224,6 +231,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                                           WriteMode::optionValue) : o.writeMode,
                 options.containsKey("max-clock-skew") ? seconds(options, "max-clock-skew") : o.maxClockSkew,
                 options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency,
+                options.containsKey("get-consistency") ? consistency(options, "get-consistency") : consistency,
                 options.containsKey("compaction") ? choice(options, "compaction", Compaction.values(),
                                                                           Compaction::optionValue) : o.compaction);
         if (options.containsKey("compaction") && !read.createSchema) {
@@ -335,7 +343,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another keyspace. */
@@ -343,7 +351,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another replication factor. */
@@ -351,7 +359,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another request timeout. */
@@ -359,7 +367,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, timeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another number of distribution bits. */
@@ -367,7 +375,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, bits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another limit on pending operations. */
@@ -375,7 +383,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, max, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another write mode. */
@@ -383,7 +391,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, mode, maxClockSkew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
     /** These options with another compaction strategy for the tables Sluice creates. */
@@ -391,7 +399,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, strategy);
+                                    visitConsistency, getConsistency, strategy);
     }
 
     /** These options with another tolerated clock skew. */
@@ -399,7 +407,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, skew,
-                                    visitConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction);
     }
 
 }

@@ -41,6 +41,7 @@ class CassandraOptionsTest {
                 Map.entry("write-mode", "strict"),
                 Map.entry("max-clock-skew", "0.2"),
                 Map.entry("visit-consistency", "one"),
+                Map.entry("get-consistency", "local_one"),
                 Map.entry("compaction", "size-tiered")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
@@ -49,7 +50,7 @@ class CassandraOptionsTest {
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
                                           Duration.ofHours(1), 100, true, CassandraOptions.WriteMode.STRICT,
                                           Duration.ofMillis(200), DefaultConsistencyLevel.ONE,
-                                          CassandraOptions.Compaction.SIZE_TIERED),
+                                          DefaultConsistencyLevel.LOCAL_ONE, CassandraOptions.Compaction.SIZE_TIERED),
                      options);
     }
 
@@ -63,7 +64,7 @@ class CassandraOptionsTest {
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-point", "x")));
         assertEquals("Unknown <cassandra> option contact-point; known are compaction, consistency, contact-points, "
-                     + "create-schema, distribution-bits, keyspace, local-datacenter, max-clock-skew, max-pending, "
+                     + "create-schema, distribution-bits, get-consistency, keyspace, local-datacenter, max-clock-skew, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
                      + "tombstone-retention, visit-consistency, write-mode", e.getMessage());
     }
@@ -117,6 +118,27 @@ class CassandraOptionsTest {
                      CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM",
                                                                             "visit-consistency", "ONE"))
                                      .visitConsistency());
+    }
+
+    @Test
+    void getConsistency_isConsistencyUnlessSet() {
+        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of()).getConsistency());
+        assertEquals(DefaultConsistencyLevel.QUORUM,
+                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM"))
+                                     .getConsistency());
+        CassandraOptions oneForGets = CassandraOptions.fromEngineOptions("music", 1, Map.of("get-consistency",
+                                                                                            "LOCAL_ONE"));
+        assertEquals(DefaultConsistencyLevel.LOCAL_ONE, oneForGets.getConsistency());
+        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM, oneForGets.consistency());
+        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM, oneForGets.visitConsistency());
+    }
+
+    @Test
+    void serialGetConsistency_fails() {
+        InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
+                () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("get-consistency", "SERIAL")));
+        assertEquals("get-consistency must not be serial, but was SERIAL", e.getMessage());
     }
 
     @Test

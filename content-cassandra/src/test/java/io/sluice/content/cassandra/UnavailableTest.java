@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -69,6 +70,20 @@ class UnavailableTest {
     void get_withTooFewReplicas_isUnavailable() throws Exception {
         Outcome outcome = backend.get(ID, FieldSet.all(), options()).get(1, TimeUnit.MINUTES);
         assertEquals(Status.UNAVAILABLE, outcome.status(), outcome.toString());
+    }
+
+    @Test
+    void get_atGetConsistencyOfOneReplica_isAnswered_whileWritesAtTheDefaultAreUnavailable() throws Exception {
+        CassandraOptions options = CassandraOptions.fromEngineOptions("unavailable", 2,
+                                                                      Map.of("get-consistency", "LOCAL_ONE"))
+                                                   .withContactPoints(List.of(SharedNode.get().nativeAddress()));
+        try (CassandraContentBackend oneForGets = CassandraContentBackend.open(options,
+                                                                               DocumentTypes.of(List.of(MUSIC)))) {
+            Outcome get = oneForGets.get(ID, FieldSet.all(), options()).get(1, TimeUnit.MINUTES);
+            assertEquals(Status.NOT_FOUND, get.status(), get.toString());
+            Outcome put = oneForGets.put(Document.of(MUSIC, ID), options()).get(1, TimeUnit.MINUTES);
+            assertEquals(Status.UNAVAILABLE, put.status(), put.toString());
+        }
     }
 
     @Test
