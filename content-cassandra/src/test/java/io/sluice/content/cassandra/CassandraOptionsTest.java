@@ -1,5 +1,6 @@
 package io.sluice.content.cassandra;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import org.junit.jupiter.api.Test;
 
@@ -7,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -109,29 +111,32 @@ class CassandraOptionsTest {
 
     @Test
     void visitConsistency_isConsistencyUnlessSet() {
-        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
-                     CassandraOptions.fromEngineOptions("music", 1, Map.of()).visitConsistency());
-        assertEquals(DefaultConsistencyLevel.QUORUM,
-                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM"))
-                                     .visitConsistency());
-        assertEquals(DefaultConsistencyLevel.ONE,
-                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM",
-                                                                            "visit-consistency", "ONE"))
-                                     .visitConsistency());
+        assertFollowsConsistencyUnlessSet("visit-consistency", CassandraOptions::visitConsistency);
     }
 
     @Test
     void getConsistency_isConsistencyUnlessSet() {
-        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
-                     CassandraOptions.fromEngineOptions("music", 1, Map.of()).getConsistency());
-        assertEquals(DefaultConsistencyLevel.QUORUM,
-                     CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM"))
-                                     .getConsistency());
+        assertFollowsConsistencyUnlessSet("get-consistency", CassandraOptions::getConsistency);
+    }
+
+    @Test
+    void getConsistency_leavesTheOtherLevels() {
         CassandraOptions oneForGets = CassandraOptions.fromEngineOptions("music", 1, Map.of("get-consistency",
                                                                                             "LOCAL_ONE"));
-        assertEquals(DefaultConsistencyLevel.LOCAL_ONE, oneForGets.getConsistency());
         assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM, oneForGets.consistency());
         assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM, oneForGets.visitConsistency());
+    }
+
+    /** {@code option}'s level, read by {@code level}, is {@code consistency}'s unless the option is set. */
+    private static void assertFollowsConsistencyUnlessSet(String option,
+                                                          Function<CassandraOptions, ConsistencyLevel> level) {
+        assertEquals(DefaultConsistencyLevel.LOCAL_QUORUM,
+                     level.apply(CassandraOptions.fromEngineOptions("music", 1, Map.of())));
+        assertEquals(DefaultConsistencyLevel.QUORUM,
+                     level.apply(CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM"))));
+        assertEquals(DefaultConsistencyLevel.ONE,
+                     level.apply(CassandraOptions.fromEngineOptions("music", 1, Map.of("consistency", "QUORUM",
+                                                                                      option, "ONE"))));
     }
 
     @Test
