@@ -66,7 +66,8 @@ class CassandraOptionsTest {
         InvalidCassandraOptionException e = assertThrows(InvalidCassandraOptionException.class,
                 () -> CassandraOptions.fromEngineOptions("music", 1, Map.of("contact-point", "x")));
         assertEquals("Unknown <cassandra> option contact-point; known are compaction, consistency, contact-points, "
-                     + "create-schema, distribution-bits, get-consistency, keyspace, local-datacenter, max-clock-skew, max-pending, "
+                     + "create-schema, distribution-bits, get-consistency, keyspace, local-datacenter, "
+                     + "max-clock-skew, max-pending, "
                      + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
                      + "tombstone-retention, visit-consistency, write-mode", e.getMessage());
     }
