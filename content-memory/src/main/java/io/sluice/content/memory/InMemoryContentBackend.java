@@ -188,7 +188,8 @@ public final class InMemoryContentBackend implements ContentBackend {
                                                + capacity.bytes() + " bytes, and is limited to "
                                                + capacity.describeLimits());
         }
-        if (previous != null) // the new version keeps the first version's id objects, and its own become garbage at once
+        // The new version keeps the first version's id objects, and its own become garbage at once.
+        if (previous != null)
             document = document.withIdInstance(previous.id());
         StoredEntry entry = StoredEntry.live(document, timestamp, bytes);
         if (slot != null) {
