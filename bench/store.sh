@@ -2,10 +2,13 @@
 # The embedded store under a real feed: `./sluice feed` (its defaults, h2c) of N new 1 KiB documents into a fresh Sluice
 # with the DEFAULT /document/v1 configuration (no maxpendingdocs raised), then reads of the fed store. Prints one
 # markdown table of:
-#   - server CPU per put (user + system of the server process over the feed, from /proc), ops/s, wall seconds;
+#   - server CPU per put (user + system of the server process over the feed, from /proc), ops/s, wall seconds; and
+#     per put over the feed and the flushes and compactions it left, until the server went idle (and how long that
+#     took after the feed);
 #   - steadiness: the lowest and the median 5-second window rate (the server's succeeded-put counter, sampled every
 #     0.5 s) and their ratio; the 429s the feeder saw;
-#   - stored bytes per document (the data directory after a graceful stop, which flushes the memtables);
+#   - stored bytes per document (the data directory after those compactions and a graceful stop, which flushes the
+#     memtables);
 #   - after a restart on the fed store: GETs/s of random stored ids (h2load 4 x 32, h2c: within what the default
 #     configuration admits) and a streamed 1-slice visit
 #     in MB/s and docs/s (curl), with server CPU per GET.
@@ -96,6 +99,11 @@ wall="$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
 cpu_after="$(bench_cpu_ticks "$sluice_pid")"
 bench_stop "$bench_sampler_pid"
 [[ "$feed_status" == 0 ]] || { tail -n 20 "$bench_work/feed.err" >&2; bench_die "the feed failed ($feed_status)"; }
+# The flushes and compactions the feed left behind are its cost too: measured until the server goes idle.
+settle_start="$SECONDS"
+bench_wait_idle 600 "The server (the feed's compactions)" "$sluice_pid" || true
+settle_seconds="$(( SECONDS - settle_start ))"
+cpu_settled="$(bench_cpu_ticks "$sluice_pid")"
 if [[ "$PROFILE" == 1 ]]; then
   jcmd "$sluice_pid" JFR.dump filename="$bench_work/feed.jfr" > /dev/null
   jfr print --events jdk.ExecutionSample "$bench_work/feed.jfr" |
@@ -118,18 +126,22 @@ for task in /proc/"$sluice_pid"/task/*; do
 done | awk -F'\t' -v t="$bench_clk_tck" -v d="$DOCUMENTS" '{ s[$1] += $2; all += $2 }
   END { for (n in s) if (s[n] > 0) printf "%7.1f µs/put %5.1f%%  %s\n", 1e6 * s[n] / t / d, 100 * s[n] / all, n }' |
   sort -rn > "$bench_work/threads"
-bench_log "Server CPU by thread group over its life (start, feed):"
+bench_log "Server CPU by thread group over its life (start, warm-up, feed, its compactions):"
 head -n 12 "$bench_work/threads" >&2
 
 server_cpu="$(awk -v a="$cpu_before" -v b="$cpu_after" -v t="$bench_clk_tck" 'BEGIN { print (b - a) / t }')"
 us_per_put="$(awk -v c="$server_cpu" -v n="$DOCUMENTS" 'BEGIN { printf "%.1f", 1e6 * c / n }')"
+us_per_put_settled="$(awk -v a="$cpu_before" -v b="$cpu_settled" -v t="$bench_clk_tck" -v n="$DOCUMENTS" \
+                          'BEGIN { printf "%.1f", 1e6 * (b - a) / t / n }')"
 rate="$(awk -v w="$wall" -v n="$DOCUMENTS" 'BEGIN { printf "%.0f", n / w }')"
-# 5-second windows over the feed, from the last sample before its first put (the counter includes the warm-up's) to the
-# last one that added some.
+# 5-second windows over the feed, from the first sample that counted some of its puts (the counter includes the
+# warm-up's) to the last one that added some. The sample before the first put may be up to 0.5 s older than the feed,
+# and a window begun there counted that idle time as the feed's: a first window begins inside the feed instead,
+# and leaves out the puts of its first half-second at most.
 read -r window_min window_median <<<"$(awk '{ t[NR] = $1; c[NR] = $2 }
   END {
     first = 0; last = 0
-    for (i = 2; i <= NR; i++) { if (c[i] > c[i - 1]) { if (!first) first = i - 1; last = i } }
+    for (i = 2; i <= NR; i++) { if (c[i] > c[i - 1]) { if (!first) first = i; last = i } }
     n = 0
     for (i = first; i <= last; i++) for (j = i + 1; j <= last; j++) if (t[j] - t[i] >= 5) { r[++n] = (c[j] - c[i]) / (t[j] - t[i]); i = j - 1; break }
     if (n == 0) { print "0 0"; exit }
@@ -172,7 +184,7 @@ if [[ "$READS" == 1 ]]; then
 fi
 
 echo
-echo "| documents | sync | ops/s | server CPU µs/put | 5-s window min / median | steady | 429s | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") |"
+echo "| documents | sync | ops/s | server CPU µs/put | + compactions after: µs/put (s) | 5-s window min / median | steady | 429s | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $us_per_put_settled ($settle_seconds) | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") |"
 exit 0
