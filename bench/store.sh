@@ -88,7 +88,22 @@ while :; do
   (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) && break
 done
 bench_wait_idle 60 "The server" "$sluice_pid" || true
+# "tid<TAB>name<TAB>user+system ticks" of each of the server's threads.
+thread_ticks() {
+  local task stat
+  for task in /proc/"$sluice_pid"/task/*; do
+    stat="$(cat "$task/stat" 2>/dev/null)" || continue
+    awk -v id="${task##*/}" -v n="$(sed -E 's/^[0-9]+ \((.*)\) .*/\1/' <<<"$stat" | tr -d '0-9' | sed -E 's/[-:#]+$//')" \
+        '{ print id "\t" n "\t" $12 + $13 }' <<<"${stat##*) }"
+  done
+}
+# "name<TAB>ticks between the snapshots $1 and $2" of each thread in $2 (all of its ticks if it began after $1).
+thread_group_ticks() {
+  awk -F'\t' 'NR == FNR { before[$1] = $3; next } { print $2 "\t" $3 - before[$1] }' "$1" "$2"
+}
+
 bench_log "Feeding $DOCUMENTS documents (sync=$SYNC)"
+thread_ticks > "$bench_work/threads.before"
 bench_sample_puts "$STORE_PORT" "$bench_work/puts.samples"
 cpu_before="$(bench_cpu_ticks "$sluice_pid")"
 start="$(date +%s.%N)"
@@ -104,6 +119,7 @@ settle_start="$SECONDS"
 bench_wait_idle 600 "The server (the feed's compactions)" "$sluice_pid" || true
 settle_seconds="$(( SECONDS - settle_start ))"
 cpu_settled="$(bench_cpu_ticks "$sluice_pid")"
+thread_ticks > "$bench_work/threads.after"
 if [[ "$PROFILE" == 1 ]]; then
   jcmd "$sluice_pid" JFR.dump filename="$bench_work/feed.jfr" > /dev/null
   jfr print --events jdk.ExecutionSample "$bench_work/feed.jfr" |
@@ -118,15 +134,13 @@ if [[ "$PROFILE" == 1 ]]; then
   cat "$bench_work/top-native" >&2
 fi
 
-# Where the server's CPU went, by thread group (threads named alike, digits dropped): native RocksDB threads too.
-for task in /proc/"$sluice_pid"/task/*; do
-  stat="$(cat "$task/stat" 2>/dev/null)" || continue
-  name="$(sed -E 's/^[0-9]+ \((.*)\) .*/\1/' <<<"$stat" | tr -d '0-9' | sed -E 's/[-:#]+$//')"
-  awk -v n="$name" '{ print n "\t" $12 + $13 }' <<<"${stat##*) }"
-done | awk -F'\t' -v t="$bench_clk_tck" -v d="$DOCUMENTS" '{ s[$1] += $2; all += $2 }
-  END { for (n in s) if (s[n] > 0) printf "%7.1f µs/put %5.1f%%  %s\n", 1e6 * s[n] / t / d, 100 * s[n] / all, n }' |
+# Where the server's CPU went over the feed and its compactions, by thread group (threads named alike, digits
+# dropped; native RocksDB threads too): each thread's ticks after, less its ticks before the feed.
+thread_group_ticks "$bench_work/threads.before" "$bench_work/threads.after" |
+  awk -F'\t' -v t="$bench_clk_tck" -v d="$DOCUMENTS" '{ s[$1] += $2; all += $2 }
+    END { for (n in s) if (s[n] > 0) printf "%7.1f µs/put %5.1f%%  %s\n", 1e6 * s[n] / t / d, 100 * s[n] / all, n }' |
   sort -rn > "$bench_work/threads"
-bench_log "Server CPU by thread group over its life (start, warm-up, feed, its compactions):"
+bench_log "Server CPU by thread group over the feed and its compactions:"
 head -n 12 "$bench_work/threads" >&2
 
 server_cpu="$(awk -v a="$cpu_before" -v b="$cpu_after" -v t="$bench_clk_tck" 'BEGIN { print (b - a) / t }')"
