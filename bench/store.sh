@@ -90,11 +90,11 @@ done
 bench_wait_idle 60 "The server" "$sluice_pid" || true
 # "tid<TAB>name<TAB>user+system ticks" of each of the server's threads.
 thread_ticks() {
-  local task stat
+  local task stat name
   for task in /proc/"$sluice_pid"/task/*; do
     stat="$(cat "$task/stat" 2>/dev/null)" || continue
-    awk -v id="${task##*/}" -v n="$(sed -E 's/^[0-9]+ \((.*)\) .*/\1/' <<<"$stat" | tr -d '0-9' | sed -E 's/[-:#]+$//')" \
-        '{ print id "\t" n "\t" $12 + $13 }' <<<"${stat##*) }"
+    name="$(sed -E 's/^[0-9]+ \((.*)\) .*/\1/' <<<"$stat" | tr -d '0-9' | sed -E 's/[-:#]+$//')"
+    awk -v id="${task##*/}" -v n="$name" '{ print id "\t" n "\t" $12 + $13 }' <<<"${stat##*) }"
   done
 }
 # "name<TAB>ticks between the snapshots $1 and $2" of each thread in $2 (all of its ticks if it began after $1).
