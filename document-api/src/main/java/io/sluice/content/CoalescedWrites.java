@@ -20,7 +20,7 @@ public final class CoalescedWrites {
     /**
      * The writes deferred on this thread, null outside {@link #run}. Left null rather than removed: removing a thread
      * local clears a reference, a call into the VM that JFR found at ~1.7% of the embedded store threads' samples in a
-     * feed (bench/store.sh), for a task that often completes one or two writes.
+     * feed (bench/store.sh), where each completed group of writes runs one task.
      */
     private static final ThreadLocal<List<Runnable>> DEFERRED = new ThreadLocal<>();
 
