@@ -5,8 +5,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -274,17 +277,33 @@ public final class CassandraNode {
         if (!Files.isDirectory(data)) {
             return 0;
         }
-        try (Stream<Path> files = Files.walk(data)) {
-            return files.filter(Files::isRegularFile).mapToLong(file -> {
-                try {
-                    return Files.size(file);
-                } catch (IOException e) {
-                    return 0; // compacted away while we looked
+        // A compaction may delete files and directories while this walks them: those are skipped, not taken for an
+        // empty keyspace (Files.walk gave up on the whole walk, and one CI run read 0 bytes on a node holding 107 MB).
+        long[] bytes = {0};
+        try {
+            Files.walkFileTree(data, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    if (attributes.isRegularFile()) {
+                        bytes[0] += attributes.size();
+                    }
+                    return FileVisitResult.CONTINUE;
                 }
-            }).sum();
-        } catch (IOException | UncheckedIOException e) {
-            return 0;
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE; // compacted away while we looked
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path visited, IOException e) {
+                    return FileVisitResult.CONTINUE; // a directory whose listing failed: as above
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the size of " + data, e);
         }
+        return bytes[0];
     }
 
     /** Deletes the node's data (it must be stopped). */
