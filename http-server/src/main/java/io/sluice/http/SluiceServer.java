@@ -17,6 +17,7 @@ import io.sluice.container.RequestStatisticsHandler;
 import io.sluice.container.ServiceHealth;
 import io.sluice.container.StatusContext;
 import io.sluice.container.StatusHandlers;
+import io.sluice.content.SystemUtcClock;
 import io.sluice.http.tls.CertificateReloader;
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.sluice.http.tls.TlsContextFactories;
@@ -261,7 +262,7 @@ public final class SluiceServer {
         private final List<HandlerRegistration> handlers = new ArrayList<>();
         private final List<MetricsSource> metricsSources = new ArrayList<>();
         private String host;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = SystemUtcClock.instance();
         private ClassLoader classLoader = SluiceServer.class.getClassLoader();
         private Duration certificateCheckInterval = CERTIFICATE_CHECK_INTERVAL;
         private ApplicationInfo application;

@@ -3,6 +3,7 @@ package io.sluice.container.document;
 import io.sluice.config.DocumentApiConfig;
 import io.sluice.container.HttpStatusException;
 import io.sluice.container.Metric;
+import io.sluice.content.SystemUtcClock;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -237,7 +238,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
 
         private final ContentClusters clusters;
         private final DocumentApiConfig config;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = SystemUtcClock.instance();
         private LongSupplier nanoTime = System::nanoTime;
         private TaskScheduler scheduler;
         private int maxVisits = DEFAULT_MAX_VISITS;

@@ -19,6 +19,7 @@ import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
 import io.sluice.content.Version;
 import io.sluice.content.WriteRules;
+import io.sluice.content.SystemUtcClock;
 import io.sluice.document.select.ParentDocuments;
 
 import java.time.Clock;
@@ -246,8 +247,8 @@ public final class CassandraContentBackend implements ContentBackend {
 
         private final CassandraOptions options;
         private final DocumentTypes types;
-        private Clock clock = Clock.systemUTC();
-        private Clock writeClock = Clock.systemUTC();
+        private Clock clock = SystemUtcClock.instance();
+        private Clock writeClock = SystemUtcClock.instance();
         private CqlSession session;
         private int threads = 2;
 

@@ -1,5 +1,6 @@
 package io.sluice.content.embedded;
 
+import io.sluice.content.SystemUtcClock;
 import io.sluice.document.DocumentTypes;
 
 import java.nio.file.Path;
@@ -128,7 +129,7 @@ public final class EmbeddedOptions {
         private long blockCacheBytes = 64 * MIB;
         private long writeBufferBytes = 64 * MIB;
         private long minFreeDiskBytes = 1024 * MIB;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = SystemUtcClock.instance();
         private int distributionBits = 16;
         private int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
         private int maxPendingOperations = 8192;

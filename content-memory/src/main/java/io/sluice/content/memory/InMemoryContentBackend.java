@@ -20,6 +20,7 @@ import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
 import io.sluice.content.WriteRules;
+import io.sluice.content.SystemUtcClock;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -329,7 +330,7 @@ public final class InMemoryContentBackend implements ContentBackend {
     /** Configures an {@link InMemoryContentBackend}; not thread-safe. */
     public static final class Builder {
 
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = SystemUtcClock.instance();
         private Executor executor;
         private int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
         private long maxDocuments = Long.MAX_VALUE;
