@@ -1,6 +1,7 @@
 package io.sluice.document;
 
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -30,13 +31,19 @@ public final class DocumentId {
     private volatile GlobalId globalId;
 
     private DocumentId(String namespace, String documentType, Long number, String group, String userSpecific) {
+        this(namespace, documentType, number, group, userSpecific,
+             "id:" + namespace + ':' + documentType + ':' + (group != null ? "g=" + group : number != null ? "n=" + number : "")
+             + ':' + userSpecific);
+    }
+
+    private DocumentId(String namespace, String documentType, Long number, String group, String userSpecific,
+                       String canonical) {
         this.namespace = namespace;
         this.documentType = documentType;
         this.number = number;
         this.group = group;
         this.userSpecific = userSpecific;
-        String keyValues = group != null ? "g=" + group : number != null ? "n=" + number : "";
-        this.canonical = "id:" + namespace + ':' + documentType + ':' + keyValues + ':' + userSpecific;
+        this.canonical = canonical;
     }
 
     /**
@@ -113,7 +120,48 @@ public final class DocumentId {
                 group = value;
             }
         }
-        return new DocumentId(namespace, type, number, group, id.substring(keyValuesEnd + 1));
+        String userSpecific = id.substring(keyValuesEnd + 1);
+        // The text is canonical, and kept as it is, unless its key/value section has a number (which may be written
+        // otherwise, as 007) or empty pairs (commas).
+        boolean canonical = keyValues.isEmpty() || group != null && keyValues.length() == 2 + group.length();
+        return canonical ? new DocumentId(namespace, type, number, group, userSpecific, id)
+                         : new DocumentId(namespace, type, number, group, userSpecific);
+    }
+
+    /**
+     * The id {@code id:<namespace>:<documentType>::<userSpecific>}: what {@link #of(String)} makes of that text,
+     * without composing and splitting it when the parts need no parsing (no {@code :} in the namespace or type).
+     *
+     * @throws IllegalDocumentIdException with Vespa's message, as {@link #of(String)}
+     */
+    public static DocumentId of(String namespace, String documentType, String userSpecific) {
+        return ofParts(namespace, documentType, null, null, userSpecific);
+    }
+
+    /** {@link #of(String, String, String)} for {@code id:<namespace>:<documentType>:n=<number>:<userSpecific>}. */
+    public static DocumentId ofNumber(String namespace, String documentType, long number, String userSpecific) {
+        return ofParts(namespace, documentType, number, null, userSpecific);
+    }
+
+    /** {@link #of(String, String, String)} for {@code id:<namespace>:<documentType>:g=<group>:<userSpecific>}. */
+    public static DocumentId ofGroup(String namespace, String documentType, String group, String userSpecific) {
+        return ofParts(namespace, documentType, null, Objects.requireNonNull(group, "group"), userSpecific);
+    }
+
+    private static DocumentId ofParts(String namespace, String type, Long number, String group, String userSpecific) {
+        int keyValuesLength = group != null ? 2 + group.length() : number != null ? 2 + Long.toString(number).length() : 0;
+        int keyValuesEnd = 3 + namespace.length() + 1 + type.length() + 1 + keyValuesLength;
+        boolean plain = ! namespace.isEmpty() && namespace.indexOf(':') < 0 && type.indexOf(':') < 0
+                        && (group == null || ! group.isEmpty() && group.indexOf(':') < 0 && group.indexOf(',') < 0)
+                        && keyValuesEnd < MAX_PREFIX_LENGTH && keyValuesEnd + 1 + userSpecific.length() <= MAX_LENGTH
+                        && TextCharacters.firstIllegal(namespace).isEmpty() && TextCharacters.firstIllegal(type).isEmpty()
+                        && (group == null || TextCharacters.firstIllegal(group).isEmpty())
+                        && TextCharacters.firstIllegal(userSpecific).isEmpty();
+        if ( ! plain) { // parsed as the text, for the same id, or the same message
+            String keyValues = group != null ? "g=" + group : number != null ? "n=" + number : "";
+            return of("id:" + namespace + ':' + type + ':' + keyValues + ':' + userSpecific);
+        }
+        return new DocumentId(namespace, type, number, group, userSpecific);
     }
 
     private static long parseNumber(String value) {

@@ -6,9 +6,7 @@ import org.eclipse.jetty.http.HttpStatus;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -49,44 +47,44 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
      *                             or group; 404 listing the available paths when no route matches
      */
     public static DocumentPath parse(String rawPath) {
-        List<String> segments = segments(rawPath);
-        if (segments.size() < 2 || ! segments.get(0).equals("document") || ! segments.get(1).equals("v1"))
+        Segments segments = Segments.of(rawPath);
+        if (segments.count() < 2 || ! segments.isV1())
             throw nothingAt(rawPath);
-        List<String> rest = segments.subList(2, segments.size());
-        if (rest.isEmpty())
+        int rest = segments.count() - 2;
+        if (rest == 0)
             return new DocumentPath(Route.ROOT, rawPath, Optional.empty(), Optional.empty(), Optional.empty(),
                                     OptionalLong.empty(), Optional.empty());
-        if (rest.size() < 3)
+        if (rest < 3)
             throw nothingAt(rawPath);
-        Optional<String> namespace = Optional.of(rest.get(0));
-        Optional<String> type = Optional.of(rest.get(1));
-        String kind = rest.get(2);
-        List<String> tail = rest.subList(3, rest.size());
-        switch (kind) {
+        Optional<String> namespace = Optional.of(segments.decoded(2));
+        Optional<String> type = Optional.of(segments.decoded(3));
+        int tail = 5;
+        boolean hasTail = segments.count() > tail;
+        switch (segments.decoded(4)) {
             case "docid":
-                if (tail.isEmpty())
+                if ( ! hasTail)
                     return new DocumentPath(Route.DOCID_SELECTION, rawPath, namespace, type, Optional.empty(),
                                             OptionalLong.empty(), Optional.empty());
                 return new DocumentPath(Route.DOCID_DOCUMENT, rawPath, namespace, type, Optional.empty(),
-                                        OptionalLong.empty(), Optional.of(String.join("/", tail)));
+                                        OptionalLong.empty(), Optional.of(segments.joined(tail)));
             case "group":
-                if (tail.isEmpty())
+                if ( ! hasTail)
                     throw nothingAt(rawPath);
-                Optional<String> group = Optional.of(group(tail.get(0)));
-                return tail.size() == 1
+                Optional<String> group = Optional.of(group(segments.decoded(tail)));
+                return segments.count() == tail + 1
                        ? new DocumentPath(Route.GROUP_SELECTION, rawPath, namespace, type, group, OptionalLong.empty(),
                                           Optional.empty())
                        : new DocumentPath(Route.GROUP_DOCUMENT, rawPath, namespace, type, group, OptionalLong.empty(),
-                                          Optional.of(String.join("/", tail.subList(1, tail.size()))));
+                                          Optional.of(segments.joined(tail + 1)));
             case "number":
-                if (tail.isEmpty())
+                if ( ! hasTail)
                     throw nothingAt(rawPath);
-                OptionalLong number = OptionalLong.of(number(tail.get(0)));
-                return tail.size() == 1
+                OptionalLong number = OptionalLong.of(number(segments.decoded(tail)));
+                return segments.count() == tail + 1
                        ? new DocumentPath(Route.NUMBER_SELECTION, rawPath, namespace, type, Optional.empty(), number,
                                           Optional.empty())
                        : new DocumentPath(Route.NUMBER_DOCUMENT, rawPath, namespace, type, Optional.empty(), number,
-                                          Optional.of(String.join("/", tail.subList(1, tail.size()))));
+                                          Optional.of(segments.joined(tail + 1)));
             default:
                 throw nothingAt(rawPath);
         }
@@ -101,10 +99,15 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
     public DocumentId documentId() {
         if (route.isSelection())
             throw new IllegalStateException(route + " addresses no single document");
-        String keyValues = group.map(g -> "g=" + g)
-                                .orElseGet(() -> number.isPresent() ? "n=" + Long.toUnsignedString(number.getAsLong()) : "");
-        String id = "id:" + namespace.get() + ":" + documentType.get() + ":" + keyValues + ":" + userSpecific.get();
-        return DocumentId.of(id); // a DocumentException is a 400 (Failures)
+        // A DocumentException is a 400 (Failures).
+        if (group.isPresent())
+            return DocumentId.ofGroup(namespace.get(), documentType.get(), group.get(), userSpecific.get());
+        if (number.isPresent() && number.getAsLong() >= 0)
+            return DocumentId.ofNumber(namespace.get(), documentType.get(), number.getAsLong(), userSpecific.get());
+        if (number.isPresent()) // above the signed range the id's n= takes: the parser says so
+            return DocumentId.of("id:" + namespace.get() + ":" + documentType.get() + ":n="
+                                 + Long.toUnsignedString(number.getAsLong()) + ":" + userSpecific.get());
+        return DocumentId.of(namespace.get(), documentType.get(), userSpecific.get());
     }
 
     /** The 404 for a path no route matches, listing the path specifications. */
@@ -114,28 +117,93 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
                                        + Arrays.stream(Route.values()).map(Route::spec).collect(Collectors.joining("\n")));
     }
 
-    private static List<String> segments(String rawPath) {
-        String path = rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;
-        if (path.endsWith("/"))
-            path = path.substring(0, path.length() - 1);
-        if ( ! rawPath.startsWith(PREFIX))
-            throw nothingAt(rawPath);
-        List<String> segments = new ArrayList<>(8);
-        for (int start = 0, end; start <= path.length(); start = end + 1) {
-            end = path.indexOf('/', start);
-            if (end < 0)
-                end = path.length();
-            String segment = decode(path.substring(start, end));
-            if (segment.isEmpty() || segment.equals(".") || segment.equals(".."))
-                throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "path segments cannot be \"\", \".\", or \"..\"");
-            segments.add(segment);
+    /**
+     * The segments of a raw path (without its leading slash and one trailing slash), each checked when found, and
+     * substrings made only of those asked for: the common path of a document is parsed with two or three.
+     */
+    private static final class Segments {
+
+        private final String rawPath;
+        private final int[] bounds; // start and end of each segment in rawPath
+        private final int count;
+
+        private Segments(String rawPath, int[] bounds, int count) {
+            this.rawPath = rawPath;
+            this.bounds = bounds;
+            this.count = count;
         }
-        return segments;
+
+        /** @throws HttpStatusException 404 without the prefix, 400 for an empty, {@code .} or {@code ..} segment */
+        static Segments of(String rawPath) {
+            if ( ! rawPath.startsWith(PREFIX))
+                throw nothingAt(rawPath);
+            int end = rawPath.endsWith("/") ? rawPath.length() - 1 : rawPath.length();
+            int count = 1;
+            for (int i = 1; i < end; i++)
+                if (rawPath.charAt(i) == '/')
+                    count++;
+            int[] bounds = new int[2 * count];
+            for (int segment = 0, start = 1; segment < count; segment++) {
+                int stop = rawPath.indexOf('/', start);
+                if (stop < 0 || stop > end)
+                    stop = end;
+                bounds[2 * segment] = start;
+                bounds[2 * segment + 1] = stop;
+                check(rawPath, start, stop);
+                start = stop + 1;
+            }
+            return new Segments(rawPath, bounds, count);
+        }
+
+        private static void check(String rawPath, int start, int end) {
+            String segment = needsDecoding(rawPath, start, end) ? decode(rawPath.substring(start, end)) : null;
+            boolean bad = segment != null
+                          ? segment.isEmpty() || segment.equals(".") || segment.equals("..")
+                          : end == start || rawPath.startsWith(".", start) && end - start == 1
+                            || rawPath.startsWith("..", start) && end - start == 2;
+            if (bad)
+                throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "path segments cannot be \"\", \".\", or \"..\"");
+        }
+
+        int count() {
+            return count;
+        }
+
+        /** Whether the second segment is {@code v1}: the path starts with the prefix, so it is unless it goes on. */
+        boolean isV1() {
+            return bounds[3] - bounds[2] == 2;
+        }
+
+        /** Segment {@code index}, form-decoded. */
+        String decoded(int index) {
+            int start = bounds[2 * index], end = bounds[2 * index + 1];
+            String raw = rawPath.substring(start, end);
+            return needsDecoding(rawPath, start, end) ? decode(raw) : raw;
+        }
+
+        /** The decoded segments from {@code from} on, joined with {@code /}. */
+        String joined(int from) {
+            int start = bounds[2 * from], end = bounds[2 * count - 1];
+            if ( ! needsDecoding(rawPath, start, end))
+                return rawPath.substring(start, end);
+            StringBuilder joined = new StringBuilder(end - start);
+            for (int segment = from; segment < count; segment++)
+                joined.append(segment > from ? "/" : "").append(decoded(segment));
+            return joined.toString();
+        }
+
+        private static boolean needsDecoding(String rawPath, int start, int end) {
+            for (int i = start; i < end; i++) {
+                char c = rawPath.charAt(i);
+                if (c == '%' || c == '+')
+                    return true;
+            }
+            return false;
+        }
+
     }
 
     private static String decode(String segment) {
-        if (segment.indexOf('%') < 0 && segment.indexOf('+') < 0)
-            return segment; // nothing to decode: the common case, without the decoder's scan and copy
         try {
             return URLDecoder.decode(segment, StandardCharsets.UTF_8);
         }

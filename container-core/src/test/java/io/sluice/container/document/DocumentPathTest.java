@@ -67,4 +67,49 @@ class DocumentPathTest {
         assertEquals(404, assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v1/ns/music")).status());
     }
 
+    @Test
+    void number_buildsNumberId() {
+        assertEquals("id:ns:music:n=123:a/b", DocumentPath.parse("/document/v1/ns/music/number/123/a/b").documentId().toString());
+    }
+
+    @Test
+    void documentId_sameAsParsedText() {
+        for (String path : new String[] { "/document/v1/ns/music/docid/a:b/c", "/document/v1/n%3As/music/docid/x",
+                                          "/document/v1/ns/mu%3Asic/docid/x", "/document/v1/ns/music/group/a%2Cb/x",
+                                          "/document/v1/ns/music/group/a=b/x", "/document/v1/ns/music/docid/%C3%A6%2F%2B" }) {
+            DocumentPath parsed = DocumentPath.parse(path);
+            String text = "id:" + parsed.namespace().get() + ":" + parsed.documentType().get() + ":"
+                          + parsed.group().map(g -> "g=" + g).orElse("") + ":" + parsed.userSpecific().get();
+            assertEquals(outcome(() -> io.sluice.document.DocumentId.of(text).toString()),
+                         outcome(() -> parsed.documentId().toString()), path);
+        }
+    }
+
+    /** The text, or the message of the exception thrown. */
+    private static String outcome(java.util.function.Supplier<String> text) {
+        try {
+            return text.get();
+        }
+        catch (RuntimeException e) {
+            return e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+
+    @Test
+    void emptySegment_rejectedAnywhere() {
+        for (String path : new String[] { "/document/v1//", "/document/v1/ns//music/docid/x", "/document/v1/ns/music/docid/a//b",
+                                          "/document/v1/ns/music/docid/%2E", "/document/v1x//" })
+            assertEquals(400, assertThrows(HttpStatusException.class, () -> DocumentPath.parse(path)).status(), path);
+    }
+
+    @Test
+    void trailingSlashAfterDocument_ignored() {
+        assertEquals("id:ns:music::a/b", DocumentPath.parse("/document/v1/ns/music/docid/a/b/").documentId().toString());
+    }
+
+    @Test
+    void encodedV1_is404() {
+        assertEquals(404, assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v1%41/ns/music/docid/x")).status());
+    }
+
 }
