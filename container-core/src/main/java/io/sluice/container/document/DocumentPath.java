@@ -104,7 +104,7 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
             return DocumentId.ofGroup(namespace.get(), documentType.get(), group.get(), userSpecific.get());
         if (number.isPresent() && number.getAsLong() >= 0)
             return DocumentId.ofNumber(namespace.get(), documentType.get(), number.getAsLong(), userSpecific.get());
-        if (number.isPresent()) // above the signed range the id's n= takes: the parser says so
+        if (number.isPresent()) // above Long.MAX_VALUE: rejected by the id parser, with its message
             return DocumentId.of("id:" + namespace.get() + ":" + documentType.get() + ":n="
                                  + Long.toUnsignedString(number.getAsLong()) + ":" + userSpecific.get());
         return DocumentId.of(namespace.get(), documentType.get(), userSpecific.get());
@@ -118,8 +118,8 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
     }
 
     /**
-     * The segments of a raw path (without its leading slash and one trailing slash), each checked when found, and
-     * substrings made only of those asked for: the common path of a document is parsed with two or three.
+     * The segments of a raw path (without its leading slash and one trailing slash), each checked when found, and cut
+     * out only when asked for: a document's path makes four strings (namespace, type, route kind and the rest).
      */
     private static final class Segments {
 
