@@ -32,8 +32,12 @@ public final class DocumentId {
 
     private DocumentId(String namespace, String documentType, Long number, String group, String userSpecific) {
         this(namespace, documentType, number, group, userSpecific,
-             "id:" + namespace + ':' + documentType + ':' + (group != null ? "g=" + group : number != null ? "n=" + number : "")
-             + ':' + userSpecific);
+             "id:" + namespace + ':' + documentType + ':' + keyValues(number, group) + ':' + userSpecific);
+    }
+
+    /** The canonical key/value section: {@code g=<group>}, {@code n=<number>} or nothing. */
+    private static String keyValues(Long number, String group) {
+        return group != null ? "g=" + group : number != null ? "n=" + number : "";
     }
 
     private DocumentId(String namespace, String documentType, Long number, String group, String userSpecific,
@@ -149,19 +153,18 @@ public final class DocumentId {
     }
 
     private static DocumentId ofParts(String namespace, String type, Long number, String group, String userSpecific) {
-        int keyValuesLength = group != null ? 2 + group.length() : number != null ? 2 + Long.toString(number).length() : 0;
-        int keyValuesEnd = 3 + namespace.length() + 1 + type.length() + 1 + keyValuesLength;
+        String keyValues = keyValues(number, group);
+        int keyValuesEnd = 3 + namespace.length() + 1 + type.length() + 1 + keyValues.length();
         boolean plain = ! namespace.isEmpty() && namespace.indexOf(':') < 0 && type.indexOf(':') < 0
                         && (group == null || ! group.isEmpty() && group.indexOf(':') < 0 && group.indexOf(',') < 0)
                         && keyValuesEnd < MAX_PREFIX_LENGTH && keyValuesEnd + 1 + userSpecific.length() <= MAX_LENGTH
-                        && TextCharacters.firstIllegal(namespace).isEmpty() && TextCharacters.firstIllegal(type).isEmpty()
+                        && TextCharacters.firstIllegal(namespace).isEmpty()
+                        && TextCharacters.firstIllegal(type).isEmpty()
                         && (group == null || TextCharacters.firstIllegal(group).isEmpty())
                         && TextCharacters.firstIllegal(userSpecific).isEmpty();
-        if ( ! plain) { // parsed as the text, for the same id, or the same message
-            String keyValues = group != null ? "g=" + group : number != null ? "n=" + number : "";
-            return of("id:" + namespace + ':' + type + ':' + keyValues + ':' + userSpecific);
-        }
-        return new DocumentId(namespace, type, number, group, userSpecific);
+        String text = "id:" + namespace + ':' + type + ':' + keyValues + ':' + userSpecific;
+        // The composed text is the canonical one when plain; else it is parsed, for the same id or the same message.
+        return plain ? new DocumentId(namespace, type, number, group, userSpecific, text) : of(text);
     }
 
     private static long parseNumber(String value) {

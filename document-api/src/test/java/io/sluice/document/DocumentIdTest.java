@@ -206,18 +206,21 @@ class DocumentIdTest {
     @Test
     void ofParts_sameAsParsingTheText() {
         String long1 = "x".repeat(DocumentId.MAX_LENGTH), longPrefix = "t".repeat(0xff00);
-        String[][] parts = { { "ns", "t", null, null, "a:b/c" }, { "ns", "t", "-42", null, "x" }, { "ns", "t", "0", null, "" },
-                             { "ns", "t", null, "a=b", "x" }, { "n:s", "t", null, null, "x" }, { "ns", "t:u", null, null, "x" },
-                             { "ns", "t", null, "a,b", "x" }, { "ns", "t", null, "a:b", "x" }, { "", "t", null, null, "x" },
-                             { "ns", "t", null, "", "x" }, { "ns", "t", null, null, "a\u0001" }, { "n\uFFFE", "t", null, null, "x" },
-                             { "ns", "t", null, null, long1 }, { "ns", longPrefix, null, null, "x" } };
+        String[][] parts = { // namespace, type, number, group, user-specific part
+                { "ns", "t", null, null, "a:b/c" }, { "ns", "t", "-42", null, "x" }, { "ns", "t", "0", null, "" },
+                { "ns", "t", null, "a=b", "x" }, { "n:s", "t", null, null, "x" }, { "ns", "t:u", null, null, "x" },
+                { "ns", "t", null, "a,b", "x" }, { "ns", "t", null, "a:b", "x" }, { "", "t", null, null, "x" },
+                { "ns", "t", null, "", "x" }, { "ns", "t", null, null, "a\u0001" }, { "n\uFFFE", "t", null, null, "x" },
+                { "ns", "t", null, null, long1 }, { "ns", longPrefix, null, null, "x" } };
         for (String[] part : parts) {
             String keyValues = part[3] != null ? "g=" + part[3] : part[2] != null ? "n=" + part[2] : "";
             String text = "id:" + part[0] + ":" + part[1] + ":" + keyValues + ":" + part[4];
             String expected = outcome(() -> DocumentId.of(text));
-            String actual = outcome(() -> part[3] != null ? DocumentId.ofGroup(part[0], part[1], part[3], part[4])
-                                          : part[2] != null ? DocumentId.ofNumber(part[0], part[1], Long.parseLong(part[2]), part[4])
-                                          : DocumentId.of(part[0], part[1], part[4]));
+            String actual = outcome(() -> part[3] != null
+                                          ? DocumentId.ofGroup(part[0], part[1], part[3], part[4])
+                                          : part[2] != null
+                                            ? DocumentId.ofNumber(part[0], part[1], Long.parseLong(part[2]), part[4])
+                                            : DocumentId.of(part[0], part[1], part[4]));
             assertEquals(expected, actual, text.length() > 100 ? text.substring(0, 100) : text);
         }
     }

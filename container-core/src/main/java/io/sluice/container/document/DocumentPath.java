@@ -159,10 +159,11 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
             String segment = needsDecoding(rawPath, start, end) ? decode(rawPath.substring(start, end)) : null;
             boolean bad = segment != null
                           ? segment.isEmpty() || segment.equals(".") || segment.equals("..")
-                          : end == start || rawPath.startsWith(".", start) && end - start == 1
-                            || rawPath.startsWith("..", start) && end - start == 2;
+                          : end == start || end - start == 1 && rawPath.charAt(start) == '.'
+                            || end - start == 2 && rawPath.startsWith("..", start);
             if (bad)
-                throw new HttpStatusException(HttpStatus.BAD_REQUEST_400, "path segments cannot be \"\", \".\", or \"..\"");
+                throw new HttpStatusException(HttpStatus.BAD_REQUEST_400,
+                                              "path segments cannot be \"\", \".\", or \"..\"");
         }
 
         int count() {

@@ -69,14 +69,16 @@ class DocumentPathTest {
 
     @Test
     void number_buildsNumberId() {
-        assertEquals("id:ns:music:n=123:a/b", DocumentPath.parse("/document/v1/ns/music/number/123/a/b").documentId().toString());
+        assertEquals("id:ns:music:n=123:a/b",
+                     DocumentPath.parse("/document/v1/ns/music/number/123/a/b").documentId().toString());
     }
 
     @Test
     void documentId_sameAsParsedText() {
         for (String path : new String[] { "/document/v1/ns/music/docid/a:b/c", "/document/v1/n%3As/music/docid/x",
                                           "/document/v1/ns/mu%3Asic/docid/x", "/document/v1/ns/music/group/a%2Cb/x",
-                                          "/document/v1/ns/music/group/a=b/x", "/document/v1/ns/music/docid/%C3%A6%2F%2B" }) {
+                                          "/document/v1/ns/music/group/a=b/x",
+                                          "/document/v1/ns/music/docid/%C3%A6%2F%2B" }) {
             DocumentPath parsed = DocumentPath.parse(path);
             String text = "id:" + parsed.namespace().get() + ":" + parsed.documentType().get() + ":"
                           + parsed.group().map(g -> "g=" + g).orElse("") + ":" + parsed.userSpecific().get();
@@ -97,19 +99,22 @@ class DocumentPathTest {
 
     @Test
     void emptySegment_rejectedAnywhere() {
-        for (String path : new String[] { "/document/v1//", "/document/v1/ns//music/docid/x", "/document/v1/ns/music/docid/a//b",
-                                          "/document/v1/ns/music/docid/%2E", "/document/v1x//" })
+        for (String path : new String[] { "/document/v1//", "/document/v1/ns//music/docid/x",
+                                          "/document/v1/ns/music/docid/a//b", "/document/v1/ns/music/docid/%2E",
+                                          "/document/v1x//" })
             assertEquals(400, assertThrows(HttpStatusException.class, () -> DocumentPath.parse(path)).status(), path);
     }
 
     @Test
     void trailingSlashAfterDocument_ignored() {
-        assertEquals("id:ns:music::a/b", DocumentPath.parse("/document/v1/ns/music/docid/a/b/").documentId().toString());
+        assertEquals("id:ns:music::a/b",
+                     DocumentPath.parse("/document/v1/ns/music/docid/a/b/").documentId().toString());
     }
 
     @Test
     void encodedV1_is404() {
-        assertEquals(404, assertThrows(HttpStatusException.class, () -> DocumentPath.parse("/document/v1%41/ns/music/docid/x")).status());
+        assertEquals(404, assertThrows(HttpStatusException.class,
+                                       () -> DocumentPath.parse("/document/v1%41/ns/music/docid/x")).status());
     }
 
 }
