@@ -9,6 +9,7 @@ import io.sluice.document.PrimitiveType;
 import io.sluice.document.Slice;
 import io.sluice.document.StringValue;
 import io.sluice.document.FieldSet;
+import io.sluice.content.BucketSpace;
 import io.sluice.content.ContentStatistics;
 import io.sluice.content.ManualClock;
 import io.sluice.content.OperationOptions;
@@ -172,6 +173,18 @@ class EmbeddedStoreTest {
         assertEquals(Document.builder(MUSIC, id("a")).set("title", new StringValue("Hey")).build(), filtered.document().orElseThrow());
         assertTrue(conditional.fieldsJson().isEmpty());
         assertEquals(song("a", "Hey"), conditional.document().orElseThrow());
+    }
+
+    @Test
+    void documentFamilies_compactTwelveL0Files_atOnce_andSlowWritesAtRocksDbsDistancesAboveThat() throws Exception {
+        try (RocksStore store = RocksStore.open(options().build())) {
+            for (BucketSpace space : BucketSpace.values()) {
+                var documents = store.db().getOptions(store.families(space).documents);
+                assertEquals(12, documents.level0FileNumCompactionTrigger(), space.toString());
+                assertEquals(28, documents.level0SlowdownWritesTrigger(), space.toString());
+                assertEquals(44, documents.level0StopWritesTrigger(), space.toString());
+            }
+        }
     }
 
     @Test
