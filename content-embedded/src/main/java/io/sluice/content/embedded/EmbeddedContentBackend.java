@@ -74,6 +74,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedContentBackend.class);
     private static final AtomicInteger THREAD_COUNTER = new AtomicInteger();
     private static final long CLOSE_WAIT_SECONDS = 60;
+    /** How often {@link IdleCompaction} looks for a pause in the writes: an idle store compacts 10-20 s after them. */
+    private static final long IDLE_CHECK_SECONDS = 10;
     /** Expired tombstones one sweep deletes at most; the next sweep takes the rest. */
     static final int MAX_SWEPT_PER_ROUND = 10_000;
 
@@ -84,6 +86,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final TimestampCeiling ceiling;
     private final ThreadPoolExecutor executor;
     private final ScheduledExecutorService sweeper;
+    private final IdleCompaction idleCompaction;
     private final OperationSequencer sequencer;
     private final DiskSpaceGuard disk;
     private final DocumentJsonReader reader;
@@ -126,6 +129,11 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.sweeper = Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-embedded-sweep-"));
         long interval = options.tombstoneSweepInterval().toMillis();
         sweeper.scheduleWithFixedDelay(this::sweepQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        this.idleCompaction = new IdleCompaction(store.db(), Stream.of(BucketSpace.values())
+                                                                   .map(space -> store.families(space).documents)
+                                                                   .toList());
+        sweeper.scheduleWithFixedDelay(this::checkIdleQuietly, IDLE_CHECK_SECONDS, IDLE_CHECK_SECONDS,
+                                       TimeUnit.SECONDS);
     }
 
     /**
@@ -444,6 +452,23 @@ public final class EmbeddedContentBackend implements ContentBackend {
     CompletableFuture<Integer> sweepTombstones() {
         return new TombstoneSweep(store, operations, sequencer, executor, writer, Timestamps.nowMicros(clock)
                                   - retentionMicros, MAX_SWEPT_PER_ROUND).run();
+    }
+
+    private void checkIdleQuietly() {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            boolean lowered = idleCompaction.lowered();
+            idleCompaction.check();
+            if (idleCompaction.lowered() != lowered) {
+                log.debug(lowered ? "Writes resumed: L0 compactions wait for {} files again"
+                                  : "No writes since the check {} s ago: compacting the L0 files left behind",
+                          lowered ? RocksStore.L0_COMPACTION_TRIGGER : IDLE_CHECK_SECONDS);
+            }
+        } catch (RocksDBException | RuntimeException e) {
+            log.warn("Checking whether the store is idle, to compact its L0 files, failed", e);
+        }
     }
 
     private void sweepQuietly() {
