@@ -126,8 +126,8 @@ final class RocksStore implements AutoCloseable {
                     .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
                     .setLevelCompactionDynamicLevelBytes(true)
                     // Ids are spread over the whole key space, so every compaction of L0 files rewrites the whole
-                    // base level (the bottom one, for a store under ~2.5 GB): the more L0 files it takes at once, the
-                    // fewer times each stored byte is rewritten. With RocksDB's trigger of 4 a feed's cost depended on
+                    // level it goes into: the more L0 files it takes at once, the fewer times each stored byte is
+                    // rewritten. With RocksDB's trigger of 4 a feed's cost depended on
                     // its own speed (a fast feed piled up more files while a compaction ran): 1,000,000 new 1 KiB
                     // documents (bench/store.sh, 2026-11-28, alternating) cost 31.8-45.4 us of server CPU per put,
                     // compaction 10.6-17.9 of it; with 12, 31.1-34.6 us and compaction 6.7-7.0 in every run, the
