@@ -14,6 +14,7 @@ import org.rocksdb.RocksDBException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -70,6 +71,35 @@ class IdleCompactionTest {
         for (int i = 0; i < written; i++) {
             assertTrue(store.db().get(documents, key(i)) != null, "document " + i + " is still there");
         }
+    }
+
+    @Test
+    void idleStoreWithFewSmallL0FilesOverALargeBaseLevel_leavesThem_untilAsManyAsRocksDbsDefaultTrigger()
+            throws Exception {
+        Random random = new Random(42);
+        for (int i = 0; i < 5000; i++) {
+            byte[] value = new byte[200];
+            random.nextBytes(value); // incompressible: the base level is ~1 MB
+            store.db().put(documents, key(written++), value);
+        }
+        store.flush();
+        store.db().compactRange(documents);
+        assertEquals(0, l0Files());
+        IdleCompaction compaction = new IdleCompaction(store.db(), List.of(documents));
+
+        for (int file = 1; file < IdleCompaction.ROCKSDB_DEFAULT_TRIGGER; file++) {
+            writeL0File();
+            compaction.check(); // writes since the last check
+            compaction.check(); // idle, but the L0 files are a small share of the family and fewer than the default's
+            assertFalse(compaction.lowered());
+            assertEquals(file, l0Files());
+        }
+        writeL0File();
+        compaction.check();
+        compaction.check();
+
+        assertTrue(compaction.lowered(), "as many L0 files as RocksDB's default trigger are compacted when idle");
+        awaitNoL0Files();
     }
 
     @Test
