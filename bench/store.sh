@@ -22,8 +22,14 @@
 #                          measured store holds the measured feed alone ...
 #   WARM_UP_SECONDS=20     ... and fed again until this long has passed: after one feed of 50,000 the server's C2
 #                          compiler still took 0.3-0.9 of a core over the first 7 s of the measured feed (~650
-#                          compilations there), and those seconds were the feed's slowest. Then the server is left
-#                          to go idle (its compactions and compilations done, at most 60 s) before the feed.
+#                          compilations there), and those seconds were the feed's slowest ...
+#   WARM_UP_COMPILER_PERCENT=3 WARM_UP_MAX_SECONDS=120
+#                          ... and until the server's JIT compiler threads took under this share of its CPU over the
+#                          last round, for at most this long: after 20 s, the server's handler was still C1 code with
+#                          C2 busy elsewhere, and it was compiled by C2 in the measured feed (bench/README.md). The
+#                          metrics the feed's steadiness is sampled from are sampled during the warm-up too. Then the
+#                          server is left to go idle (its compactions and compilations done, at most 60 s) before the
+#                          feed.
 #   SYNC=false             true: <embedded sync="true"/> (acknowledged after fsync)
 #   ENGINE_OPTIONS=""      more attributes of <embedded>, e.g. 'write-buffers="128m"' 
 #   READS=1                0 skips the read part
@@ -35,10 +41,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "$BENCH_SMOKE" == 1 ]]; then
   DOCUMENTS="${DOCUMENTS:-5000}" GETS="${GETS:-2000}" WARM_UP="${WARM_UP:-1000}" WARM_UP_SECONDS="${WARM_UP_SECONDS:-0}"
+  WARM_UP_MAX_SECONDS="${WARM_UP_MAX_SECONDS:-0}"
 fi
 DOCUMENTS="${DOCUMENTS:-1000000}"
 WARM_UP="${WARM_UP:-50000}"
 WARM_UP_SECONDS="${WARM_UP_SECONDS:-20}"
+WARM_UP_COMPILER_PERCENT="${WARM_UP_COMPILER_PERCENT:-3}"
+WARM_UP_MAX_SECONDS="${WARM_UP_MAX_SECONDS:-120}"
 SYNC="${SYNC:-false}"
 ENGINE_OPTIONS="${ENGINE_OPTIONS:-}"
 READS="${READS:-1}"
@@ -79,22 +88,6 @@ java_opts="$BENCH_JAVA_OPTS"
 [[ "$PROFILE" == 1 ]] && java_opts="$java_opts -XX:StartFlightRecording=filename=$bench_work/feed.jfr,settings=profile"
 BENCH_JAVA_OPTS="$java_opts" bench_start_sluice "$app" "$STORE_PORT"
 
-again=""
-(( WARM_UP_SECONDS > 0 )) && again=", fed again until ${WARM_UP_SECONDS}s have passed"
-bench_log "Warming up with $WARM_UP documents of type warmup$again"
-warm_up_start="$SECONDS"
-while :; do
-  "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/warm-up.jsonl" \
-      > /dev/null 2> "$bench_work/warm-up.err" || { tail -n 20 "$bench_work/warm-up.err" >&2; bench_die "warm-up failed"; }
-  (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) && break
-done
-bench_wait_idle 60 "The server" "$sluice_pid" || true
-# The warm-up's store compacts the L0 files the warm-up left 10-20 s after its last write: before the feed, not in it.
-# (A smoke run checks the script, not the numbers, and skips both waits for that compaction.)
-if [[ "$BENCH_SMOKE" != 1 ]]; then
-  sleep 22
-  bench_wait_idle 60 "The server (the warm-up store's L0 compaction)" "$sluice_pid" || true
-fi
 # "tid<TAB>name<TAB>user+system ticks" of each of the server's threads.
 thread_ticks() {
   local task stat name
@@ -109,6 +102,40 @@ thread_group_ticks() {
   awk -F'\t' 'NR == FNR { before[$1] = $3; next } { print $2 "\t" $3 - before[$1] }' "$1" "$2"
 }
 
+# The share, in percent, of the server's CPU its JIT compiler threads ("C CompilerThre" without digits) took between
+# the thread_ticks snapshots $1 and $2.
+compiler_percent() {
+  thread_group_ticks "$1" "$2" |
+    awk -F'\t' '{ all += $2 } $1 ~ /CompilerThre/ { jit += $2 } END { printf "%.1f", (all > 0 ? 100 * jit / all : 0) }'
+}
+
+bench_log "Warming up with $WARM_UP documents of type warmup, fed again until ${WARM_UP_SECONDS}s have passed and the" \
+          "server's JIT compilers took under ${WARM_UP_COMPILER_PERCENT}% of its CPU in a round (at most ${WARM_UP_MAX_SECONDS}s)"
+# The metrics are sampled during the warm-up as during the feed: their HTTP/1.1 requests share Jetty's code with the
+# feed's HTTP/2 ones, and when they first arrived with the feed, C2 threw away code compiled for HTTP/2 alone.
+bench_sample_puts "$STORE_PORT" "$bench_work/warm-up.samples"
+warm_up_start="$SECONDS"
+round=0
+while :; do
+  round=$(( round + 1 ))
+  thread_ticks > "$bench_work/warm-up.before"
+  "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/warm-up.jsonl" \
+      > /dev/null 2> "$bench_work/warm-up.err" || { tail -n 20 "$bench_work/warm-up.err" >&2; bench_die "warm-up failed"; }
+  thread_ticks > "$bench_work/warm-up.after"
+  compiler_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
+  bench_log "Warm-up round $round done after $(( SECONDS - warm_up_start ))s: JIT compilers ${compiler_percent}% of the server's CPU"
+  (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) || continue
+  awk -v p="$compiler_percent" -v most="$WARM_UP_COMPILER_PERCENT" 'BEGIN { exit !(p < most) }' && break
+  (( SECONDS - warm_up_start >= WARM_UP_MAX_SECONDS )) && break
+done
+bench_stop "$bench_sampler_pid"
+bench_wait_idle 60 "The server" "$sluice_pid" || true
+# The warm-up's store compacts the L0 files the warm-up left 10-20 s after its last write: before the feed, not in it.
+# (A smoke run checks the script, not the numbers, and skips both waits for that compaction.)
+if [[ "$BENCH_SMOKE" != 1 ]]; then
+  sleep 22
+  bench_wait_idle 60 "The server (the warm-up store's L0 compaction)" "$sluice_pid" || true
+fi
 bench_log "Feeding $DOCUMENTS documents (sync=$SYNC)"
 thread_ticks > "$bench_work/threads.before"
 bench_sample_puts "$STORE_PORT" "$bench_work/puts.samples"
@@ -188,7 +215,20 @@ if [[ "$READS" == 1 ]]; then
   awk -v base="http://127.0.0.1:$STORE_PORT" -v n="$DOCUMENTS" -v count="$GETS" 'BEGIN { srand(42);
       for (i = 0; i < count; i++) printf "%s/document/v1/bench/article/docid/%d\n", (i ? "" : base), int(rand() * n) }' \
       > "$bench_work/gets"
-  h2load -n "$(( GETS / 10 ))" -c 4 -m 32 -i "$bench_work/gets" > /dev/null 2>&1 || true  # warm-up
+  # Warm-up: rounds of a tenth of the GETs until the JIT compilers took under WARM_UP_COMPILER_PERCENT of the server's
+  # CPU in one (at most WARM_UP_MAX_SECONDS), as for the feed.
+  warm_up_start="$SECONDS"
+  round=0
+  while :; do
+    round=$(( round + 1 ))
+    thread_ticks > "$bench_work/warm-up.before"
+    h2load -n "$(( GETS / 10 ))" -c 4 -m 32 -i "$bench_work/gets" > /dev/null 2>&1 || true
+    thread_ticks > "$bench_work/warm-up.after"
+    compiler_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
+    bench_log "GET warm-up round $round done after $(( SECONDS - warm_up_start ))s: JIT compilers ${compiler_percent}% of the server's CPU"
+    awk -v p="$compiler_percent" -v most="$WARM_UP_COMPILER_PERCENT" 'BEGIN { exit !(p < most) }' && break
+    (( SECONDS - warm_up_start >= WARM_UP_MAX_SECONDS )) && break
+  done
   cpu_before="$(bench_cpu_ticks "$sluice_pid")"
   h2load -n "$GETS" -c 4 -m 32 -i "$bench_work/gets" > "$bench_work/h2load.out" 2>&1 || true
   cpu_after="$(bench_cpu_ticks "$sluice_pid")"
