@@ -109,8 +109,16 @@ compiler_percent() {
     awk -F'\t' '{ all += $2 } $1 ~ /CompilerThre/ { jit += $2 } END { printf "%.1f", (all > 0 ? 100 * jit / all : 0) }'
 }
 
-bench_log "Warming up with $WARM_UP documents of type warmup, fed again until ${WARM_UP_SECONDS}s have passed and the" \
-          "server's JIT compilers took under ${WARM_UP_COMPILER_PERCENT}% of its CPU in a round (at most ${WARM_UP_MAX_SECONDS}s)"
+# Whether a warm-up begun at second $1 is done: its last round's compiler share $2 is under WARM_UP_COMPILER_PERCENT,
+# or it has taken WARM_UP_MAX_SECONDS.
+warm_up_done() {
+  awk -v p="$2" -v most="$WARM_UP_COMPILER_PERCENT" 'BEGIN { exit !(p < most) }' ||
+    (( SECONDS - $1 >= WARM_UP_MAX_SECONDS ))
+}
+
+bench_log "Warming up with $WARM_UP documents of type warmup, fed again until ${WARM_UP_SECONDS}s have passed" \
+          "and the server's JIT compilers took under ${WARM_UP_COMPILER_PERCENT}% of its CPU in a round" \
+          "(at most ${WARM_UP_MAX_SECONDS}s)"
 # The metrics are sampled during the warm-up as during the feed: their HTTP/1.1 requests share Jetty's code with the
 # feed's HTTP/2 ones, and when they first arrived with the feed, C2 threw away code compiled for HTTP/2 alone.
 bench_sample_puts "$STORE_PORT" "$bench_work/warm-up.samples"
@@ -120,13 +128,13 @@ while :; do
   round=$(( round + 1 ))
   thread_ticks > "$bench_work/warm-up.before"
   "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/warm-up.jsonl" \
-      > /dev/null 2> "$bench_work/warm-up.err" || { tail -n 20 "$bench_work/warm-up.err" >&2; bench_die "warm-up failed"; }
+      > /dev/null 2> "$bench_work/warm-up.err" ||
+      { tail -n 20 "$bench_work/warm-up.err" >&2; bench_die "warm-up failed"; }
   thread_ticks > "$bench_work/warm-up.after"
   compiler_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
-  bench_log "Warm-up round $round done after $(( SECONDS - warm_up_start ))s: JIT compilers ${compiler_percent}% of the server's CPU"
-  (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) || continue
-  awk -v p="$compiler_percent" -v most="$WARM_UP_COMPILER_PERCENT" 'BEGIN { exit !(p < most) }' && break
-  (( SECONDS - warm_up_start >= WARM_UP_MAX_SECONDS )) && break
+  bench_log "Warm-up round $round done after $(( SECONDS - warm_up_start ))s:" \
+            "JIT compilers ${compiler_percent}% of the server's CPU"
+  (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) && warm_up_done "$warm_up_start" "$compiler_percent" && break
 done
 bench_stop "$bench_sampler_pid"
 bench_wait_idle 60 "The server" "$sluice_pid" || true
@@ -225,9 +233,9 @@ if [[ "$READS" == 1 ]]; then
     h2load -n "$(( GETS / 10 ))" -c 4 -m 32 -i "$bench_work/gets" > /dev/null 2>&1 || true
     thread_ticks > "$bench_work/warm-up.after"
     compiler_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
-    bench_log "GET warm-up round $round done after $(( SECONDS - warm_up_start ))s: JIT compilers ${compiler_percent}% of the server's CPU"
-    awk -v p="$compiler_percent" -v most="$WARM_UP_COMPILER_PERCENT" 'BEGIN { exit !(p < most) }' && break
-    (( SECONDS - warm_up_start >= WARM_UP_MAX_SECONDS )) && break
+    bench_log "GET warm-up round $round done after $(( SECONDS - warm_up_start ))s:" \
+              "JIT compilers ${compiler_percent}% of the server's CPU"
+    warm_up_done "$warm_up_start" "$compiler_percent" && break
   done
   cpu_before="$(bench_cpu_ticks "$sluice_pid")"
   h2load -n "$GETS" -c 4 -m 32 -i "$bench_work/gets" > "$bench_work/h2load.out" 2>&1 || true
