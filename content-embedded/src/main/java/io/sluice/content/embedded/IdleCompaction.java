@@ -86,11 +86,6 @@ final class IdleCompaction {
         return false;
     }
 
-    /** The L0 files of {@code family} (a text property: {@code getLongProperty} does not know it). */
-    static long l0Files(RocksDB db, ColumnFamilyHandle family) throws RocksDBException {
-        return Long.parseLong(db.getProperty(family, "rocksdb.num-files-at-level0").trim());
-    }
-
     private void setTrigger(ColumnFamilyHandle family, int files) throws RocksDBException {
         db.setOptions(family, MutableColumnFamilyOptions.builder().setLevel0FileNumCompactionTrigger(files).build());
     }
