@@ -131,10 +131,10 @@ while :; do
       > /dev/null 2> "$bench_work/warm-up.err" ||
       { tail -n 20 "$bench_work/warm-up.err" >&2; bench_die "warm-up failed"; }
   thread_ticks > "$bench_work/warm-up.after"
-  compiler_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
+  jit_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
   bench_log "Warm-up round $round done after $(( SECONDS - warm_up_start ))s:" \
-            "JIT compilers ${compiler_percent}% of the server's CPU"
-  (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) && warm_up_done "$warm_up_start" "$compiler_percent" && break
+            "JIT compilers ${jit_percent}% of the server's CPU"
+  (( SECONDS - warm_up_start >= WARM_UP_SECONDS )) && warm_up_done "$warm_up_start" "$jit_percent" && break
 done
 bench_stop "$bench_sampler_pid"
 bench_wait_idle 60 "The server" "$sluice_pid" || true
@@ -232,10 +232,10 @@ if [[ "$READS" == 1 ]]; then
     thread_ticks > "$bench_work/warm-up.before"
     h2load -n "$(( GETS / 10 ))" -c 4 -m 32 -i "$bench_work/gets" > /dev/null 2>&1 || true
     thread_ticks > "$bench_work/warm-up.after"
-    compiler_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
+    jit_percent="$(compiler_percent "$bench_work/warm-up.before" "$bench_work/warm-up.after")"
     bench_log "GET warm-up round $round done after $(( SECONDS - warm_up_start ))s:" \
-              "JIT compilers ${compiler_percent}% of the server's CPU"
-    warm_up_done "$warm_up_start" "$compiler_percent" && break
+              "JIT compilers ${jit_percent}% of the server's CPU"
+    warm_up_done "$warm_up_start" "$jit_percent" && break
   done
   cpu_before="$(bench_cpu_ticks "$sluice_pid")"
   h2load -n "$GETS" -c 4 -m 32 -i "$bench_work/gets" > "$bench_work/h2load.out" 2>&1 || true
