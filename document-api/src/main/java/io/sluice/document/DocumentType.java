@@ -106,13 +106,13 @@ public final class DocumentType {
     }
 
     /** The position of the named field in {@link #fields()}, or -1 if this type has no such field. */
-    int fieldIndex(Object fieldName) {
+    public int fieldIndex(Object fieldName) {
         Integer index = indexes.get(fieldName);
         return index == null ? -1 : index;
     }
 
     /** The field at {@code index} in {@link #fields()}. */
-    Field fieldAt(int index) {
+    public Field fieldAt(int index) {
         return byIndex[index];
     }
 

@@ -3,13 +3,23 @@ package io.sluice.document.json;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.sluice.document.ArrayType;
+import io.sluice.document.ArrayValue;
+import io.sluice.document.BoolValue;
+import io.sluice.document.ByteValue;
 import io.sluice.document.DataType;
 import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentTypes;
+import io.sluice.document.DoubleValue;
 import io.sluice.document.Field;
 import io.sluice.document.FieldValue;
+import io.sluice.document.FloatValue;
+import io.sluice.document.IntValue;
+import io.sluice.document.LongValue;
+import io.sluice.document.PrimitiveType;
+import io.sluice.document.StringValue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +87,7 @@ public final class DocumentJsonReader {
             if (root != JsonToken.START_OBJECT)
                 throw new DocumentJsonException("expected start of root object, got " + root);
             Document.Builder document = null;
+            FieldsJson fields = null;
             String condition = null;
             Boolean create = null;
             List<String> ignored = new ArrayList<>();
@@ -85,8 +96,10 @@ public final class DocumentJsonReader {
                 JsonToken value = parser.nextToken();
                 switch (name) {
                     case "fields":
+                        boolean again = document != null;
                         if (document == null) document = Document.builder(type, id);
-                        readFields(parser, type, id, document, ignored);
+                        FieldsJson read = readFields(parser, type, id, document, ignored, body, offset);
+                        fields = again ? null : read; // a second fields object adds to the first one's
                         break;
                     case "condition":
                         if (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL)
@@ -106,7 +119,7 @@ public final class DocumentJsonReader {
             JsonToken trailing = parser.nextToken();
             if (trailing != null) throw new DocumentJsonException("expected end of input, got " + trailing);
             if (document == null) throw new DocumentJsonException("document is missing the required \"fields\" field");
-            return new ParsedPut(document.build(), condition, create, ignored);
+            return new ParsedPut(document.build(), fields, condition, create, ignored);
         } catch (IOException e) {
             throw syntaxError(e);
         }
@@ -135,10 +148,10 @@ public final class DocumentJsonReader {
                 throw new DocumentJsonException("expected start of root object, got " + root);
             Document.Builder document = Document.builder(type, id);
             List<String> ignored = new ArrayList<>();
-            readFields(parser, type, id, document, ignored);
+            FieldsJson fields = readFields(parser, type, id, document, ignored, json, offset);
             JsonToken trailing = parser.nextToken();
             if (trailing != null) throw new DocumentJsonException("expected end of input, got " + trailing);
-            return new ParsedPut(document.build(), null, null, ignored);
+            return new ParsedPut(document.build(), fields, null, null, ignored);
         } catch (IOException e) {
             throw syntaxError(e);
         }
@@ -154,31 +167,129 @@ public final class DocumentJsonReader {
         return new DocumentJsonException("failed parsing document: " + json.getOriginalMessage() + where, e);
     }
 
-    /** Reads the fields object at the current token into {@code document}. */
-    private void readFields(JsonParser parser, DocumentType type, DocumentId id, Document.Builder document,
-                            List<String> ignored) throws IOException {
+    /**
+     * Reads the fields object at the current token into {@code document}. Returns its bytes in {@code json} (whose
+     * parser starts at {@code offset}) if they are exactly what {@link DocumentJsonWriter#writeFields} writes for the
+     * document, else null: see {@link WrittenLength}.
+     */
+    private FieldsJson readFields(JsonParser parser, DocumentType type, DocumentId id, Document.Builder document,
+                                  List<String> ignored, byte[] json, int offset) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT)
             throw new DocumentJsonException("expected start of object for \"fields\", got " + parser.currentToken());
+        long start = parser.currentTokenLocation().getByteOffset();
+        WrittenLength written = new WrittenLength();
         JsonValueReader values = new JsonValueReader(ignoreUndefinedFields, ignored::add, stored);
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             parser.nextToken();
-            Field field = type.field(name).orElse(null);
-            if (field == null) {
+            int index = type.fieldIndex(name);
+            if (index < 0) {
                 if (!ignoreUndefinedFields) throw JsonValueReader.unknownField(name, type.name(), type.fields());
                 ignored.add(name);
                 parser.skipChildren();
+                written.notAsWritten();
                 continue;
             }
+            Field field = type.fieldAt(index);
             DataType fieldType = field.type();
-            if (JsonValueReader.isUnset(parser, fieldType)) continue;
+            if (JsonValueReader.isUnset(parser, fieldType)) {
+                written.notAsWritten();
+                continue;
+            }
             FieldValue value;
             try {
                 value = values.read(parser, fieldType, name);
             } catch (DocumentJsonException e) {
                 throw e.withPrefix("In document '" + id + "': Could not parse " + field + ": ");
             }
+            written.field(index, name, fieldType, value, parser);
             document.set(name, value);
+        }
+        long end = parser.currentLocation().getByteOffset(); // offsets are -1 where the parser reads characters
+        if (values.readUnquotedStrings() || start < 0 || end - start != written.length()) return null;
+        int from = offset + (int) start, length = (int) (end - start);
+        if (json[from] != '{' || json[from + length - 1] != '}') return null; // offsets not of these bytes
+        return new FieldsJson(json, from, length);
+    }
+
+    /**
+     * The length of a fields object as {@link DocumentJsonWriter#writeFields} writes it, summed while it is read, for
+     * fields whose input text is never shorter than what the writer writes for them, and of the same length only when
+     * it is the same text: quoted strings (counted as one byte per character, which only ASCII without escapes takes),
+     * integers and booleans (JSON literals take their written length, quoted forms more), arrays of those, and
+     * floating-point values, whose text is compared. Whitespace, escapes and skipped fields only add bytes, so input
+     * of exactly this length is the writer's text. A field out of the type's order, an empty value (the writer leaves
+     * it out), or a value of any other kind makes the length {@code -1}.
+     */
+    private static final class WrittenLength {
+
+        private long length = 2; // the braces
+        private int lastIndex = -1;
+
+        long length() {
+            return length;
+        }
+
+        void notAsWritten() {
+            length = -1;
+        }
+
+        void field(int index, String name, DataType type, FieldValue value, JsonParser parser) throws IOException {
+            if (length < 0) return;
+            if (index <= lastIndex || value.isEmpty()) {
+                notAsWritten();
+                return;
+            }
+            long valueLength = value(type, value, parser);
+            if (valueLength < 0) {
+                notAsWritten();
+                return;
+            }
+            length += (lastIndex < 0 ? 0 : 1) + name.length() + 3 + valueLength; // ,"name":value
+            lastIndex = index;
+        }
+
+        /** The value's written length, or -1; the parser is still on the value's token, for floating-point text. */
+        private static long value(DataType type, FieldValue value, JsonParser parser) throws IOException {
+            if (type == PrimitiveType.DOUBLE && value instanceof DoubleValue)
+                return sameText(parser, Double.toString(((DoubleValue) value).value()));
+            if (type == PrimitiveType.FLOAT && value instanceof FloatValue)
+                return sameText(parser, Float.toString(((FloatValue) value).value()));
+            if (type instanceof ArrayType) {
+                DataType elementType = ((ArrayType) type).elementType();
+                long total = 1; // [
+                for (FieldValue element : ((ArrayValue) value).elements()) {
+                    long elementLength = scalar(elementType, element);
+                    if (elementLength < 0) return -1;
+                    total += elementLength + 1; // , or ]
+                }
+                return total;
+            }
+            return scalar(type, value);
+        }
+
+        private static long sameText(JsonParser parser, String written) throws IOException {
+            JsonToken token = parser.currentToken();
+            boolean number = token == JsonToken.VALUE_NUMBER_FLOAT || token == JsonToken.VALUE_NUMBER_INT;
+            return number && written.equals(parser.getText()) ? written.length() : -1;
+        }
+
+        private static long scalar(DataType type, FieldValue value) {
+            if (type == PrimitiveType.STRING && value instanceof StringValue)
+                return ((StringValue) value).value().length() + 2L;
+            if (type == PrimitiveType.INT && value instanceof IntValue) return digits(((IntValue) value).value());
+            if (type == PrimitiveType.LONG && value instanceof LongValue) return digits(((LongValue) value).value());
+            if (type == PrimitiveType.BYTE && value instanceof ByteValue) return digits(((ByteValue) value).value());
+            if (type == PrimitiveType.BOOL && value instanceof BoolValue) return ((BoolValue) value).value() ? 4 : 5;
+            return -1;
+        }
+
+        /** The length of {@code value} in decimal, with its minus sign. */
+        static int digits(long value) {
+            if (value == Long.MIN_VALUE) return 20;
+            int length = value < 0 ? 2 : 1;
+            for (long rest = Math.abs(value); rest >= 10; rest /= 10) length++;
+            return length;
         }
     }
 }

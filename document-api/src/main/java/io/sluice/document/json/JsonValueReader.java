@@ -53,6 +53,7 @@ public final class JsonValueReader {
     private final boolean ignoreUndefinedFields;
     private final Consumer<String> ignoredFields;
     private final boolean stored;
+    private boolean unquotedStrings = false;
 
     /**
      * A reader of client input: predicate values must parse, and are read in Vespa's canonical form.
@@ -117,7 +118,9 @@ public final class JsonValueReader {
     private FieldValue scalar(JsonParser parser, JsonToken token, String text, PrimitiveType type)
             throws IOException {
         switch (type) {
-            case STRING: return new StringValue(text);
+            case STRING:
+                if (token != JsonToken.VALUE_STRING) unquotedStrings = true;
+                return new StringValue(text);
             case URI: return new UriValue(text);
             case PREDICATE: return predicate(text);
             case RAW:
@@ -149,6 +152,11 @@ public final class JsonValueReader {
             default:
                 throw new IllegalStateException("Unhandled type " + type);
         }
+    }
+
+    /** Whether a string value was read from a number or boolean ({@code 42} for {@code "42"}) since this was made. */
+    boolean readUnquotedStrings() {
+        return unquotedStrings;
     }
 
     /** Client input must parse, and is kept in canonical form; stored text is canonical, or kept as it is. */
