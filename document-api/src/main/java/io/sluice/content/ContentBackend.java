@@ -4,6 +4,7 @@ import io.sluice.document.Document;
 import io.sluice.document.DocumentId;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
+import io.sluice.document.json.FieldsJson;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -63,6 +64,16 @@ public interface ContentBackend extends AutoCloseable {
      * version existed before, unless the backend applied a plain put without reading it (see above).
      */
     CompletableFuture<Outcome> put(Document document, OperationOptions options);
+
+    /**
+     * {@link #put(Document, OperationOptions)} of a document whose fields object, as
+     * {@link io.sluice.document.json.DocumentJsonWriter#writeFields} writes it, is {@code fields} (null when not
+     * known): a backend that stores that form may store these bytes instead of writing the document again. The
+     * default ignores them.
+     */
+    default CompletableFuture<Outcome> put(Document document, FieldsJson fields, OperationOptions options) {
+        return put(document, options);
+    }
 
     /**
      * Reads the newest live version of {@code id}, with only the fields {@code fields} keeps: SUCCESS with the

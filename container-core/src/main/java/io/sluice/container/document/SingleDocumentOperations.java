@@ -13,6 +13,7 @@ import io.sluice.content.Outcome;
 import io.sluice.document.json.DocumentJsonReader;
 import io.sluice.document.json.DocumentJsonWriter;
 import io.sluice.document.json.DocumentUpdateJsonReader;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.json.ParsedPut;
 import io.sluice.document.json.ParsedUpdate;
 import io.sluice.document.json.TensorFormat;
@@ -88,9 +89,11 @@ final class SingleDocumentOperations {
             OperationOptions options = withCondition(base, effectiveCondition)
                     .withCreateIfNonExistent(create.or(put::create).orElse(false));
             Document document = put.document();
+            FieldsJson fields = put.fieldsJson().orElse(null);
             List<ContentClusters.Cluster> keeping = taking(clusters, cluster -> cluster.keeps(document, context.clock()));
             return new Prepared(headers(keeping, put.hasIgnoredFields()),
-                                () -> toEach(keeping, id, options, (cluster, own) -> cluster.backend().put(document, own)));
+                                () -> toEach(keeping, id, options,
+                                             (cluster, own) -> cluster.backend().put(document, fields, own)));
         });
     }
 

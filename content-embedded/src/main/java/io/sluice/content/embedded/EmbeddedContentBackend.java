@@ -17,6 +17,7 @@ import io.sluice.content.Visit;
 import io.sluice.content.VisitPlan;
 import io.sluice.content.VisitSpec;
 import io.sluice.document.json.DocumentJsonReader;
+import io.sluice.document.json.FieldsJson;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
@@ -191,9 +192,15 @@ public final class EmbeddedContentBackend implements ContentBackend {
 
     @Override
     public CompletableFuture<Outcome> put(Document document, OperationOptions options) {
+        return put(document, null, options);
+    }
+
+    /** {@inheritDoc} Stores {@code fields} as they are, when given, rather than writing the document's JSON again. */
+    @Override
+    public CompletableFuture<Outcome> put(Document document, FieldsJson fields, OperationOptions options) {
         Objects.requireNonNull(document, "document");
         return submit(document.id(), new OperationName("put", document.id()), options, Access.WRITE,
-                      (families, key, reads) -> operations.put(families, key, document, options, reads));
+                      (families, key, reads) -> operations.put(families, key, document, fields, options, reads));
     }
 
     @Override

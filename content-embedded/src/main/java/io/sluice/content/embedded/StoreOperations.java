@@ -82,10 +82,11 @@ final class StoreOperations {
         return e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete;
     }
 
-    Step put(RocksStore.Families families, byte[] key, Document document, OperationOptions options, ReadOptions reads)
-            throws RocksDBException {
+    /** A put of {@code document}, whose fields the writer writes as {@code fields} when not null: they are stored. */
+    Step put(RocksStore.Families families, byte[] key, Document document, FieldsJson fields, OperationOptions options,
+             ReadOptions reads) throws RocksDBException {
         if (writesWithoutRead(options)) {
-            return step(families, key, null, WriteRules.putWithoutRead(document, options));
+            return step(families, key, null, WriteRules.putWithoutRead(document, options), document, fields);
         }
         byte[] previous = read(families, key, reads);
         Decision decision;
@@ -94,7 +95,7 @@ final class StoreOperations {
         } catch (ParentReadFailure e) {
             throw e.getCause();
         }
-        return step(families, key, previous, decision);
+        return step(families, key, previous, decision, document, fields);
     }
 
     Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options,
@@ -198,6 +199,16 @@ final class StoreOperations {
      * such an entry when it finds the document's newest version is not that tombstone.
      */
     private Step step(RocksStore.Families families, byte[] key, byte[] previous, Decision decision) {
+        return step(families, key, previous, decision, null, null);
+    }
+
+    /**
+     * {@link #step(RocksStore.Families, byte[], byte[], Decision)} for a put of {@code putDocument}, whose fields the
+     * writer writes as {@code putFields} (null when not known): stored as they are if the decision writes that
+     * document.
+     */
+    private Step step(RocksStore.Families families, byte[] key, byte[] previous, Decision decision,
+                      Document putDocument, FieldsJson putFields) {
         if (decision.isAnswer()) {
             return Step.done(decision.answer());
         }
@@ -209,7 +220,9 @@ final class StoreOperations {
                                                    new byte[0])),
                               timestamp);
         }
-        Mutation put = Mutation.put(families.documents, key, StoredValue.document(decision.document(), timestamp));
+        Document written = decision.document();
+        FieldsJson fields = written == putDocument ? putFields : null;
+        Mutation put = Mutation.put(families.documents, key, StoredValue.document(written, fields, timestamp));
         if (previous != null && !StoredValue.isLive(previous)) {
             byte[] indexKey = StoreKeys.tombstoneIndexKey(StoredValue.timestamp(previous), key);
             return Step.write(decision.written(timestamp), List.of(put, Mutation.delete(families.tombstones, indexKey)),

@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -36,12 +37,29 @@ final class StoredValue {
     private static final byte JSON_DOCUMENT_WITH_TYPE = 2;
     private static final int FINGERPRINTED_BODY = HEADER_BYTES + Integer.BYTES;
     /** What the writer puts before the fields object, and after it. */
-    private static final int FIELDS_PREFIX = "{\"fields\":".length(), FIELDS_SUFFIX = "}".length();
+    private static final byte[] FIELDS_START = "{\"fields\":".getBytes(StandardCharsets.US_ASCII);
+    private static final int FIELDS_PREFIX = FIELDS_START.length, FIELDS_SUFFIX = "}".length();
 
     private StoredValue() { }
 
     /** The stored form of a live {@code document} written at {@code timestamp}. */
     static byte[] document(Document document, long timestamp) {
+        return document(document, null, timestamp);
+    }
+
+    /**
+     * The stored form of a live {@code document} written at {@code timestamp}, whose fields object
+     * {@link DocumentJsonWriter#writeFields} writes as {@code fields} when those are given: then they are copied, not
+     * written again. A 1 KiB put spent ~7.6% of the server's CPU writing them (async-profiler, h2c POST 4x256,
+     * 2026-11-28).
+     */
+    static byte[] document(Document document, FieldsJson fields, long timestamp) {
+        if (fields != null) {
+            byte[] value = new byte[FINGERPRINTED_BODY + FIELDS_PREFIX + fields.length() + FIELDS_SUFFIX];
+            ByteBuffer.wrap(value).put(JSON_DOCUMENT_WITH_TYPE).putLong(timestamp).putInt(document.type().fingerprint())
+                      .put(FIELDS_START).put(fields.bytes(), fields.offset(), fields.length()).put((byte) '}');
+            return value;
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         out.write(JSON_DOCUMENT_WITH_TYPE);
         out.writeBytes(ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(timestamp)

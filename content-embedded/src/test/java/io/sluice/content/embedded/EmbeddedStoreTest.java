@@ -19,12 +19,14 @@ import io.sluice.content.Visit;
 import io.sluice.content.VisitBatch;
 import io.sluice.content.VisitEntry;
 import io.sluice.content.VisitSpec;
+import io.sluice.document.json.FieldsJson;
 import io.sluice.document.select.DocumentSelection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,6 +131,29 @@ class EmbeddedStoreTest {
 
         assertEquals("{\"title\":\"Hey\",\"year\":1999}", read.fieldsJson().orElseThrow().toString());
         assertEquals(song("a", "Hey"), read.document().orElseThrow());
+    }
+
+    @Test
+    void put_withTheFieldsAsWritten_storesThoseBytes_insteadOfWritingTheDocumentAgain() {
+        EmbeddedContentBackend backend = open(options());
+        // Bytes the writer would not write (it orders fields as the type does), so the test sees which were stored.
+        byte[] body = "{\"fields\":{\"year\":1999,\"title\":\"Hey\"}}".getBytes(StandardCharsets.UTF_8);
+        FieldsJson fields = new FieldsJson(body, 10, body.length - 11);
+
+        await(backend.put(song("a", "Hey"), fields, until()));
+        await(backend.put(song("b", "Hey"), null, until()));
+        Outcome conditional = await(backend.put(song("b", "Hey"), fields,
+                                                until().withCondition(DocumentSelection.parse("music.year == 1999"))));
+        assertEquals(Status.SUCCESS, conditional.status());
+        await(backend.put(song("c", "Hey"), null, until()));
+
+        for (String name : List.of("a", "b")) {
+            Outcome read = await(backend.get(id(name), FieldSet.all(), until()));
+            assertEquals("{\"year\":1999,\"title\":\"Hey\"}", read.fieldsJson().orElseThrow().toString(), name);
+            assertEquals(song(name, "Hey"), read.document().orElseThrow());
+        }
+        assertEquals("{\"title\":\"Hey\",\"year\":1999}",
+                     await(backend.get(id("c"), FieldSet.all(), until())).fieldsJson().orElseThrow().toString());
     }
 
     @Test
