@@ -71,6 +71,23 @@ class GroupWriterTest {
     }
 
     @Test
+    void write_ofTheSameKeysManyTimesAtOnce_leavesEachKeyAsItsLastWrite() throws RocksDBException {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            byte[] key = bytes("k" + (i % 7));
+            Mutation mutation = i % 3 == 0 ? Mutation.delete(db.getDefaultColumnFamily(), key)
+                                           : Mutation.put(db.getDefaultColumnFamily(), key, bytes("v" + i));
+            writes.add(writer.write(List.of(mutation), 1000 + i));
+        }
+        CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).join();
+
+        for (int k = 0; k < 7; k++) {
+            int last = 1000 - 7 + (k - (1000 - 7) % 7 + 7) % 7; // the last i with i % 7 == k
+            assertArrayEquals(last % 3 == 0 ? null : bytes("v" + last), db.get(bytes("k" + k)), "k" + k);
+        }
+    }
+
+    @Test
     void write_aboveTheCeiling_persistsANewOneAheadOfItInTheSameBatch() throws RocksDBException {
         writeMany(10).forEach(CompletableFuture::join);
 
