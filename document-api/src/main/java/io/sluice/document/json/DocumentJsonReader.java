@@ -176,8 +176,9 @@ public final class DocumentJsonReader {
                                   List<String> ignored, byte[] json, int offset) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT)
             throw new DocumentJsonException("expected start of object for \"fields\", got " + parser.currentToken());
-        long start = parser.currentTokenLocation().getByteOffset();
-        WrittenLength written = new WrittenLength();
+        // Only client input is worth it: what an engine stored is decoded, never stored again.
+        WrittenLength written = new WrittenLength(!stored);
+        long start = stored ? -1 : parser.currentTokenLocation().getByteOffset();
         JsonValueReader values = new JsonValueReader(ignoreUndefinedFields, ignored::add, stored);
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
@@ -205,8 +206,9 @@ public final class DocumentJsonReader {
             written.field(index, name, fieldType, value, parser);
             document.set(name, value);
         }
-        long end = parser.currentLocation().getByteOffset(); // offsets are -1 where the parser reads characters
-        if (values.readUnquotedStrings() || start < 0 || end - start != written.length()) return null;
+        if (start < 0 || values.readUnquotedStrings()) return null; // offsets are -1 where the parser reads characters
+        long end = parser.currentLocation().getByteOffset();
+        if (end - start != written.length()) return null;
         int from = offset + (int) start, length = (int) (end - start);
         if (json[from] != '{' || json[from + length - 1] != '}') return null; // offsets not of these bytes
         return new FieldsJson(json, from, length);
@@ -223,8 +225,13 @@ public final class DocumentJsonReader {
      */
     private static final class WrittenLength {
 
-        private long length = 2; // the braces
+        private long length;
         private int lastIndex = -1;
+
+        /** Counts from the braces, or not at all (the length stays -1) unless {@code counting}. */
+        WrittenLength(boolean counting) {
+            length = counting ? 2 : -1;
+        }
 
         long length() {
             return length;
@@ -285,7 +292,7 @@ public final class DocumentJsonReader {
         }
 
         /** The length of {@code value} in decimal, with its minus sign. */
-        static int digits(long value) {
+        private static int digits(long value) {
             if (value == Long.MIN_VALUE) return 20;
             int length = value < 0 ? 2 : 1;
             for (long rest = Math.abs(value); rest >= 10; rest /= 10) length++;

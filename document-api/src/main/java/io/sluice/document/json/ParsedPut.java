@@ -33,8 +33,8 @@ public final class ParsedPut {
      * The body's fields object, if it is exactly what {@link DocumentJsonWriter#writeFields} writes for
      * {@link #document()} (so an engine may store these bytes instead of writing the document again): no whitespace,
      * the type's field order, and only ASCII strings without escapes, integers, booleans, floating-point numbers as
-     * {@link Double#toString(double)} writes them, and arrays of strings, integers and booleans. A view of the body
-     * read; empty for any other body.
+     * {@link Double#toString(double)} and {@link Float#toString(float)} write them, and arrays of strings, integers
+     * and booleans. A view of the body read; empty for any other body, and always from the {@code stored} reader.
      */
     public Optional<FieldsJson> fieldsJson() {
         return Optional.ofNullable(fieldsJson);

@@ -91,6 +91,14 @@ class WrittenFieldsJsonTest {
     }
 
     @Test
+    void theStoredReader_neverGivesTheFields() {
+        byte[] fields = utf8("{\"s\":\"a\",\"i\":1}");
+        assertEquals(Optional.of("{\"s\":\"a\",\"i\":1}"),
+                     STRICT.readFields(ID, fields).fieldsJson().map(FieldsJson::toString));
+        assertEquals(Optional.empty(), DocumentJsonReader.stored(TYPES).readFields(ID, fields).fieldsJson());
+    }
+
+    @Test
     void readFields_givesTheObjectAsWell() {
         byte[] json = utf8("xx{\"s\":\"a\",\"i\":1}yy");
         assertEquals(Optional.of("{\"s\":\"a\",\"i\":1}"),
