@@ -97,8 +97,13 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Operations running on their callers' threads ({@link #runWithoutWaiting}); close() waits for them. */
     private final LongAdder callsWithoutWaiting = new LongAdder();
-    /** Operations that had to go to a store thread: a file read, a write stall, or a closing store. */
+    /**
+     * Operations that went to a store thread: a file read, a write stall, a closing store, or reads that would likely
+     * have missed the cache.
+     */
     private final LongAdder handedOff = new LongAdder();
+    /** Whether operations that read try the caller's thread first. */
+    private final CachedReadOdds cachedReadOdds = new CachedReadOdds();
     /** Statistics read the database under the read lock; closing it takes the write lock, so reads never see it gone. */
     private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
 
@@ -200,26 +205,28 @@ public final class EmbeddedContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> put(Document document, FieldsJson fields, OperationOptions options) {
         Objects.requireNonNull(document, "document");
         return submit(document.id(), new OperationName("put", document.id()), options, Access.WRITE,
+                      !StoreOperations.writesWithoutRead(options),
                       (families, key, reads) -> operations.put(families, key, document, fields, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
-        return submit(id, new OperationName("get", id), options, Access.READ,
+        return submit(id, new OperationName("get", id), options, Access.READ, true,
                       (families, key, reads) -> operations.get(families, key, id, fields, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> update(DocumentUpdate update, OperationOptions options) {
         Objects.requireNonNull(update, "update");
-        return submit(update.id(), new OperationName("update", update.id()), options, Access.WRITE,
+        return submit(update.id(), new OperationName("update", update.id()), options, Access.WRITE, true,
                       (families, key, reads) -> operations.update(families, key, update, options, reads));
     }
 
     @Override
     public CompletableFuture<Outcome> remove(DocumentId id, OperationOptions options) {
         return submit(id, new OperationName("remove", id), options, Access.REMOVE,
+                      !StoreOperations.writesWithoutRead(options),
                       (families, key, reads) -> operations.remove(families, key, id, options, reads));
     }
 
@@ -300,13 +307,13 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     private CompletableFuture<Outcome> submit(DocumentId id, OperationName what, OperationOptions options, Access access,
-                                              Operation operation) {
+                                              boolean reads, Operation operation) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(options, "options");
         RocksStore.Families families = store.families(options.bucketSpace());
         byte[] key = StoreKeys.of(DocumentKey.of(id));
         return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(),
-                             () -> start(id, what, options, access, families, key, operation));
+                             () -> start(id, what, options, access, reads, families, key, operation));
     }
 
     /**
@@ -314,16 +321,22 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * the calling thread when what it reads is in the memtables or the block cache, or it reads nothing (a plain put
      * or remove, see {@link StoreOperations#writesWithoutRead}): then it takes microseconds and never waits, cheaper
      * than handing it to a store thread and back. Otherwise it runs again on a store thread, which may wait for a file
-     * read. Only the {@link GroupWriter}'s thread writes, so no caller ever waits for a write (or a write stall).
+     * read. An operation that {@code reads} goes straight to a store thread while most of the recent ones that tried
+     * the caller's thread missed ({@link CachedReadOdds}). Only the {@link GroupWriter}'s thread writes, so no caller
+     * ever waits for a write (or a write stall).
      */
     private CompletableFuture<Outcome> start(DocumentId id, OperationName what, OperationOptions options, Access access,
-                                             RocksStore.Families families, byte[] key, Operation operation) {
-        if (!closed.get()) {
+                                             boolean reads, RocksStore.Families families, byte[] key,
+                                             Operation operation) {
+        if (!closed.get() && (!reads || cachedReadOdds.worthTrying())) {
             callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
             try {
                 if (!closed.get()) {
                     CompletableFuture<Outcome> done = runWithoutWaiting(id, what, options, access, families, key,
                                                                         operation);
+                    if (reads) {
+                        cachedReadOdds.tried(done != null);
+                    }
                     if (done != null) {
                         return done;
                     }
