@@ -52,11 +52,13 @@ final class Engines {
      */
     static ContentBackendFactory embedded(Optional<Path> dataRoot) {
         return (cluster, application, types) -> EmbeddedContentBackend.open(
-                options(cluster, () -> EmbeddedOptions.builder(dataDirectory(dataRoot, cluster, application), types)
-                                                      .blockCacheBytes(defaultBlockCacheBytes(memoryBytes(),
-                                                                                              embedded(application)))
-                                                      .engineOptions(cluster.engineOptions())
-                                                      .build()));
+                options(cluster, () -> {
+                    long blockCache = defaultBlockCacheBytes(memoryBytes(), embeddedClusters(application));
+                    return EmbeddedOptions.builder(dataDirectory(dataRoot, cluster, application), types)
+                                          .blockCacheBytes(blockCache)
+                                          .engineOptions(cluster.engineOptions()) // block-cache there wins
+                                          .build();
+                }));
     }
 
     /**
@@ -70,14 +72,17 @@ final class Engines {
         return Math.max(MIN_BLOCK_CACHE_BYTES, memoryBytes / 100 * BLOCK_CACHE_MEMORY_PERCENT / Math.max(1, stores));
     }
 
-    /** The machine's memory, or the container's limit when it runs in one. */
+    /**
+     * The machine's memory, or the container's limit when it runs in one; 0 (so each cache gets the minimum) on a JVM
+     * that does not tell.
+     */
     private static long memoryBytes() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getTotalMemorySize();
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+               ? os.getTotalMemorySize() : 0;
     }
 
     /** How many content clusters of {@code application} the embedded engine stores. */
-    static int embedded(ApplicationPackage application) {
+    static int embeddedClusters(ApplicationPackage application) {
         return (int) application.services().contents().stream()
                                 .filter(cluster -> cluster.engine() == ContentCluster.Engine.EMBEDDED)
                                 .count();

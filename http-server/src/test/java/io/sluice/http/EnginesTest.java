@@ -26,6 +26,7 @@ class EnginesTest {
     void defaultBlockCache_isAtLeast64MiB() {
         assertEquals(64 * MIB, Engines.defaultBlockCacheBytes(GIB, 1));
         assertEquals(64 * MIB, Engines.defaultBlockCacheBytes(20 * GIB, 64));
+        assertEquals(64 * MIB, Engines.defaultBlockCacheBytes(0, 1), "memory unknown");
     }
 
     @Test
@@ -45,6 +46,6 @@ class EnginesTest {
         }
         Files.writeString(directory.resolve("services.xml"), services.append("</services>\n").toString());
 
-        assertEquals(2, Engines.embedded(ApplicationPackageLoader.load(directory)));
+        assertEquals(2, Engines.embeddedClusters(ApplicationPackageLoader.load(directory)));
     }
 }

@@ -9,11 +9,11 @@ package io.sluice.content.embedded;
  * while every GET tried first, 53 us with this; where three in four tries hit, the same as before.
  *
  * <p>A score follows the tries: up one for a hit, down one for a miss, within [-{@link #LIMIT}, {@link #LIMIT}],
- * starting at the top.
- * Operations try while it is not below zero, so while at least about half of the recent tries hit (a hit saves about
- * what a miss wastes). Below zero, one operation in {@link #PROBE_EVERY} tries anyway, so the score rises again when
- * the reads turn to cached documents. The counts are updated without synchronisation: a lost update only delays
- * the switch by one try, and the callers never contend on a lock.
+ * starting at the top. Operations try while it is not below zero, so while about half or more of the recent tries
+ * hit (a hit saves a hand-off, a miss wastes a search: costs of the same order, so even odds). Below zero, one
+ * operation in {@link #PROBE_EVERY} tries anyway, so the score rises again when the reads turn to cached documents.
+ * The counts are updated without synchronisation: a lost update only delays the switch by one try, and the callers
+ * never contend on a lock.
  */
 final class CachedReadOdds {
 
