@@ -4,7 +4,8 @@
 # markdown table of:
 #   - server CPU per put (user + system of the server process over the feed, from /proc), ops/s, wall seconds; and
 #     per put over the feed and the flushes and compactions it left, until the server went idle, and idle again after
-#     the store's own compaction of the L0 files a feed leaves (it begins 10-20 s after the last write), with how long
+#     the store's own compaction of what a feed leaves (it begins 10-11 s after the last write: the L0 files, and all
+#     levels into the bottom one when a fifth of the store lies above it), with how long
 #     that took after the feed;
 #   - steadiness: the lowest and the median 5-second window rate (the server's succeeded-put counter, sampled every
 #     0.5 s) and their ratio; the 429s the feeder saw;
@@ -138,7 +139,7 @@ while :; do
 done
 bench_stop "$bench_sampler_pid"
 bench_wait_idle 60 "The server" "$sluice_pid" || true
-# The warm-up's store compacts the L0 files the warm-up left 10-20 s after its last write: before the feed, not in it.
+# The warm-up's store compacts the L0 files the warm-up left 10-11 s after its last write: before the feed, not in it.
 # (A smoke run checks the script, not the numbers, and skips both waits for that compaction.)
 if [[ "$BENCH_SMOKE" != 1 ]]; then
   sleep 22
@@ -160,7 +161,7 @@ bench_stop "$bench_sampler_pid"
 settle_start="$SECONDS"
 bench_wait_idle 600 "The server (the feed's compactions)" "$sluice_pid" || true
 if [[ "$BENCH_SMOKE" != 1 ]]; then
-  sleep 22 # the embedded store compacts its remaining L0 files once it has seen no write for 10-20 s
+  sleep 22 # the embedded store compacts what the feed left once it has seen no write for 10-11 s
   bench_wait_idle 600 "The server (the compaction of the L0 files left)" "$sluice_pid" || true
 fi
 settle_seconds="$(( SECONDS - settle_start ))"

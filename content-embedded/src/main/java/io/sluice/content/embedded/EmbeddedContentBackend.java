@@ -75,8 +75,12 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedContentBackend.class);
     private static final AtomicInteger THREAD_COUNTER = new AtomicInteger();
     private static final long CLOSE_WAIT_SECONDS = 60;
-    /** How often {@link IdleCompaction} looks for a pause in the writes: an idle store compacts 10-20 s after them. */
-    private static final long IDLE_CHECK_SECONDS = 10;
+    /**
+     * How often {@link IdleCompaction} looks for a pause in the writes, and how many checks without one make the store
+     * idle: it compacts 10-11 s after the last write, and the second step of a drain follows its first within a second.
+     */
+    private static final long IDLE_CHECK_SECONDS = 1;
+    private static final int IDLE_CHECKS = 10;
     /** Expired tombstones one sweep deletes at most; the next sweep takes the rest. */
     static final int MAX_SWEPT_PER_ROUND = 10_000;
 
@@ -137,7 +141,9 @@ public final class EmbeddedContentBackend implements ContentBackend {
         sweeper.scheduleWithFixedDelay(this::sweepQuietly, interval, interval, TimeUnit.MILLISECONDS);
         this.idleCompaction = new IdleCompaction(store.db(), Stream.of(BucketSpace.values())
                                                                    .map(space -> store.families(space).documents)
-                                                                   .toList());
+                                                                   .toList(),
+                                                 RocksStore.L0_COMPACTION_TRIGGER,
+                                                 RocksStore.MAX_BYTES_FOR_LEVEL_BASE, IDLE_CHECKS);
         sweeper.scheduleWithFixedDelay(this::checkIdleQuietly, IDLE_CHECK_SECONDS, IDLE_CHECK_SECONDS,
                                        TimeUnit.SECONDS);
     }
@@ -482,12 +488,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
             boolean lowered = idleCompaction.lowered();
             idleCompaction.check();
             if (idleCompaction.lowered() != lowered) {
-                log.debug(lowered ? "Writes resumed: L0 compactions wait for {} files again"
-                                  : "No writes since the check {} s ago: compacting the L0 files left behind",
-                          lowered ? RocksStore.L0_COMPACTION_TRIGGER : IDLE_CHECK_SECONDS);
+                log.debug(lowered ? "Writes resumed: compactions wait for {} L0 files again"
+                                  : idleCompaction.draining()
+                                    ? "No writes for {} s: compacting the documents into one level"
+                                    : "No writes for {} s: compacting the L0 files left behind",
+                          lowered ? RocksStore.L0_COMPACTION_TRIGGER : IDLE_CHECK_SECONDS * IDLE_CHECKS);
             }
         } catch (RocksDBException | RuntimeException e) {
-            log.warn("Checking whether the store is idle, to compact its L0 files, failed", e);
+            log.warn("Checking whether the store is idle, to compact what a feed left behind, failed", e);
         }
     }
 

@@ -43,6 +43,8 @@ final class RocksStore implements AutoCloseable {
     private static final long SMALL_WRITE_BUFFER = 4L << 20;
     /** L0 files that start a compaction of the documents' column families; see {@link #open}. */
     static final int L0_COMPACTION_TRIGGER = 12;
+    /** RocksDB's default size of the base level, set here: {@link IdleCompaction} changes it and puts it back. */
+    static final long MAX_BYTES_FOR_LEVEL_BASE = 256L << 20;
 
     /** The column families of one bucket space. */
     static final class Families {
@@ -125,6 +127,7 @@ final class RocksStore implements AutoCloseable {
                     .setCompressionType(CompressionType.LZ4_COMPRESSION)
                     .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
                     .setLevelCompactionDynamicLevelBytes(true)
+                    .setMaxBytesForLevelBase(MAX_BYTES_FOR_LEVEL_BASE)
                     // Ids are spread over the whole key space, so every compaction of L0 files rewrites the whole
                     // level it goes into: the more L0 files it takes at once, the fewer times each stored byte is
                     // rewritten. With RocksDB's trigger of 4 a feed's cost depended on
