@@ -42,7 +42,13 @@ final class IdleCompaction {
 
     /** What an idle family was told to do. */
     private enum Settling {
+        /** Not idle yet. */
         NONE,
+        /**
+         * Idle, with nothing worth doing. Not looked at again until writes resume: without writes, compactions only
+         * move bytes down, and a family's metadata lists every one of its files.
+         */
+        NOTHING,
         /** Compact its L0 files into the base level. */
         L0,
         /** Flush its memtables and compact them and its L0 files into the base level, before a drain. */
@@ -92,10 +98,10 @@ final class IdleCompaction {
         for (int i = 0; i < settling.length; i++) {
             ColumnFamilyHandle family = documents.get(i);
             if (!idle) {
-                if (settling[i] != Settling.NONE) {
+                if (settling[i] != Settling.NONE && settling[i] != Settling.NOTHING) {
                     setOptions(family, l0Trigger, baseLevelBytes);
-                    settling[i] = Settling.NONE;
                 }
+                settling[i] = Settling.NONE;
             } else if (settling[i] == Settling.NONE) {
                 ColumnFamilyMetaData meta = db.getColumnFamilyMetaData(family);
                 if (worthDraining(meta)) {
@@ -108,6 +114,8 @@ final class IdleCompaction {
                 } else if (worthCompacting(meta)) {
                     setOptions(family, 1, baseLevelBytes);
                     settling[i] = Settling.L0;
+                } else {
+                    settling[i] = Settling.NOTHING;
                 }
             } else if (settling[i] == Settling.FLUSH && flushedAndCompacted(family)) {
                 ColumnFamilyMetaData meta = db.getColumnFamilyMetaData(family);
@@ -130,7 +138,7 @@ final class IdleCompaction {
 
     /** Whether the trigger of some family is lowered now (for tests and the log). */
     boolean lowered() {
-        return Arrays.stream(settling).anyMatch(family -> family != Settling.NONE);
+        return Arrays.stream(settling).anyMatch(family -> family != Settling.NONE && family != Settling.NOTHING);
     }
 
     /**

@@ -141,6 +141,24 @@ class IdleCompactionTest {
     }
 
     @Test
+    void idleStoreIsLookedAtOncePerPause_andAgainAfterTheNextWrites() throws Exception {
+        IdleCompaction compaction = idleCompaction();
+        write("in the memtable only");
+        compaction.check();
+        compaction.check(); // idle, nothing worth doing
+        store.flush(); // an L0 file without a write: the whole family, but not looked at in this pause
+
+        compaction.check();
+        assertFalse(compaction.lowered());
+        write("again");
+        compaction.check();
+        compaction.check();
+
+        assertTrue(compaction.lowered(), "the next pause finds the L0 file");
+        awaitNoL0Files();
+    }
+
+    @Test
     void idleStoreWithMuchAboveTheBottomLevel_drainsEveryLevelAndTheMemtableIntoIt_untilWritesResume()
             throws Exception {
         // A small base level, so that a small store has a level above the bottom one, as a large store has.
@@ -199,7 +217,7 @@ class IdleCompactionTest {
     }
 
     @Test
-    void idleStoreWithATenthAboveTheBottomLevel_leavesIt() throws Exception {
+    void idleStoreWithATenthAboveTheBottomLevel_compactsItsL0FilesWithoutDraining() throws Exception {
         writeIncompressible(5000);
         store.flush();
         store.db().compactRange(documents);
@@ -216,11 +234,11 @@ class IdleCompactionTest {
     }
 
     private IdleCompaction idleCompaction() throws RocksDBException {
-        // The options configured now are the ones it puts back.
         return idleCompaction(1);
     }
 
     private IdleCompaction idleCompaction(int checksToIdle) throws RocksDBException {
+        // The options configured now are the ones it puts back.
         return new IdleCompaction(store.db(), List.of(documents), trigger(),
                                   store.db().getOptions(documents).maxBytesForLevelBase(), checksToIdle);
     }
