@@ -311,8 +311,8 @@ final class Http2Cluster implements Cluster {
                                                              pathQuery, HttpVersion.HTTP_2, fields, hasBody ? request.body().length : -1);
             HeadersFrame headers = new HeadersFrame(metaData, null, ! hasBody);
             HTTP2Stream.FrameList frames = hasBody // headers and body queued together: one write
-                                           ? new HTTP2Stream.FrameList(headers, new DataFrame(0, ByteBuffer.wrap(request.body()), true), null)
-                                           : new HTTP2Stream.FrameList(headers);
+                    ? new HTTP2Stream.FrameList(headers, new DataFrame(0, BodySlabs.of(request.body()), true), null)
+                    : new HTTP2Stream.FrameList(headers);
             try {
                 ((HTTP2Session) session).newStream(frames, this, this);
             }

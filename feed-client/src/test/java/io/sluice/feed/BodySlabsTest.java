@@ -1,0 +1,121 @@
+package io.sluice.feed;
+
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.frames.DataFrame;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
+import org.eclipse.jetty.http2.generator.Generator;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BodySlabsTest {
+
+    private static final int STREAMS = 128;
+
+    @Test
+    void smallBodiesAreCopiedBehindEachOther_andKeepTheirBytesWhenTheSlabFillsUp() {
+        int count = 3 * BodySlabs.SLAB_BYTES / 1000; // three slabs' worth
+        ByteBuffer[] views = new ByteBuffer[count];
+        for (int i = 0; i < count; i++) {
+            byte[] body = body(i, 1000);
+            views[i] = BodySlabs.of(body);
+            Arrays.fill(body, (byte) 0); // the view is a copy
+            assertTrue(views[i].remaining() < views[i].capacity() / 64, "fills less than 1/64 of its buffer");
+        }
+        for (int i = 0; i < count; i++)
+            assertArrayEquals(body(i, 1000), bytes(views[i]), "body " + i);
+    }
+
+    @Test
+    void largeBodiesAreWrappedAsTheyAre() {
+        byte[] body = body(7, BodySlabs.MAX_COPIED_BYTES + 1);
+        ByteBuffer view = BodySlabs.of(body);
+        assertSame(body, view.array());
+        assertEquals(body.length, view.remaining());
+        assertEquals(BodySlabs.MAX_COPIED_BYTES, BodySlabs.of(body(7, BodySlabs.MAX_COPIED_BYTES)).remaining());
+    }
+
+    /**
+     * What the slabs are for: a session's queued requests, generated into one accumulator as Jetty's HTTP/2 flusher
+     * does, leave in a few buffers, where wrapped bodies leave in a buffer each, plus one for the next frame header.
+     */
+    @Test
+    void jettysFrameAccumulatorCopiesSlabBodies_butListsWrappedOnes() throws Exception {
+        Written slabbed = generate(BodySlabs::of);
+        Written wrapped = generate(ByteBuffer::wrap);
+        assertArrayEquals(wrapped.bytes, slabbed.bytes, "the same frames on the wire");
+        assertTrue(wrapped.buffers >= 2 * STREAMS, "wrapped bodies: " + wrapped.buffers + " buffers");
+        assertTrue(slabbed.buffers <= STREAMS / 4, "slab bodies: " + slabbed.buffers + " buffers");
+        checkDataFrames(slabbed.bytes);
+    }
+
+    private record Written(byte[] bytes, int buffers) { }
+
+    private static Written generate(Function<byte[], ByteBuffer> bodies) throws Exception {
+        ArrayByteBufferPool pool = new ArrayByteBufferPool();
+        Generator generator = new Generator(pool);
+        RetainableByteBuffer.Mutable accumulator = new RetainableByteBuffer.DynamicCapacity(pool, false, -1);
+        for (int i = 0; i < STREAMS; i++) {
+            int stream = 2 * i + 1;
+            MetaData.Request request = new MetaData.Request("POST", HttpURI.from("http://localhost/document/v1/ns/t/docid/" + i),
+                                                            HttpVersion.HTTP_2, HttpFields.EMPTY, 1000);
+            generator.control(accumulator, new HeadersFrame(stream, request, null, false));
+            generator.data(accumulator, new DataFrame(stream, bodies.apply(body(i, 1000)), true), 1000);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int[] buffers = { 0 };
+        Content.Sink sink = (last, buffer, callback) -> {
+            if (buffer.hasRemaining()) buffers[0]++;
+            out.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+            buffer.position(buffer.limit());
+            callback.succeeded();
+        };
+        accumulator.writeTo(sink, false, Callback.NOOP);
+        accumulator.release();
+        return new Written(out.toByteArray(), buffers[0]);
+    }
+
+    /** Each DATA frame carries the body of its stream. */
+    private static void checkDataFrames(byte[] wire) {
+        int data = 0;
+        for (int at = 0; at < wire.length; ) {
+            int length = (wire[at] & 0xff) << 16 | (wire[at + 1] & 0xff) << 8 | wire[at + 2] & 0xff;
+            int type = wire[at + 3];
+            int stream = ByteBuffer.wrap(wire, at + 5, 4).getInt() & 0x7fffffff;
+            if (type == 0) {
+                assertArrayEquals(body((stream - 1) / 2, 1000), Arrays.copyOfRange(wire, at + 9, at + 9 + length));
+                data++;
+            }
+            at += 9 + length;
+        }
+        assertEquals(STREAMS, data);
+    }
+
+    private static byte[] body(int seed, int length) {
+        byte[] body = new byte[length];
+        for (int i = 0; i < length; i++) body[i] = (byte) (seed * 31 + i);
+        return body;
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
+}
