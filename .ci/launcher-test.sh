@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the JVM options ./sluice picks for feed, visit and copy (through SLUICE_PRINT_COMMAND, so nothing runs): C1
-# for a feed of a file under 256 MiB, with ChaCha20-Poly1305 over TLS, C2 for a larger one; otherwise C1 over
-# cleartext and C2 over TLS; and that no input makes the launcher itself fail. Needs the CLI jar built (./mvnw package), or builds it.
+# for a feed of a file under 256 MiB, with ChaCha20-Poly1305 over TLS, C2 for a larger one (inlining less up to
+# 2 GiB); otherwise C1 over cleartext and C2 over TLS; and that no input makes the launcher itself fail. Needs the
+# CLI jar built (./mvnw package), or builds it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo '{"put":"id:ns:music::a","fields":{}}' > "$work/small.jsonl"
 truncate -s 300M "$work/large.jsonl" # sparse: no disk used
+truncate -s 3G "$work/huge.jsonl"
 failures=0
 
 # check NAME EXPECTED-OPTIONS UNEXPECTED-OPTIONS -- launcher arguments; options are space-separated
@@ -31,12 +33,14 @@ check() {
 
 c1=-XX:TieredStopAtLevel=1
 chacha=-Dsluice.feed.preferChaCha20=true
-check "feed, cleartext"               "$c1"         "$chacha" -- feed --endpoint http://localhost:8080/ --file "$work/small.jsonl"
-check "feed, cleartext, large file"   ""            "$c1 $chacha" -- feed --endpoint http://localhost:8080/ --file "$work/large.jsonl"
+inline="-XX:MaxInlineLevel=6 -XX:FreqInlineSize=100"
+check "feed, cleartext"               "$c1"         "$chacha $inline" -- feed --endpoint http://localhost:8080/ --file "$work/small.jsonl"
+check "feed, cleartext, large file"   "$inline"     "$c1 $chacha" -- feed --endpoint http://localhost:8080/ --file "$work/large.jsonl"
+check "feed, cleartext, huge file"    ""            "$c1 $chacha $inline" -- feed --endpoint http://localhost:8080/ --file "$work/huge.jsonl"
 check "feed, cleartext, standard input" "$c1"       "$chacha" -- feed --endpoint http://localhost:8080/ --stdin
 check "feed, TLS, small file"         "$c1 $chacha" ""        -- feed --endpoint https://localhost:8443/ --file "$work/small.jsonl"
 check "feed, TLS, --file=small file"  "$c1 $chacha" ""        -- feed --endpoint=https://localhost:8443/ --file="$work/small.jsonl"
-check "feed, TLS, large file"         ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/large.jsonl"
+check "feed, TLS, large file"         "$inline"     "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/large.jsonl"
 check "feed, TLS, standard input"     ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --stdin
 check "feed, TLS, missing file"       ""            "$c1 $chacha" -- feed --endpoint https://localhost:8443/ --file "$work/none.jsonl"
 check "visit, cleartext"              "$c1 -XX:+UseSerialGC -Xmn32m -Xms64m" "$chacha" -- visit --endpoint http://localhost:8080/
