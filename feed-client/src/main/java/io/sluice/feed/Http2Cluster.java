@@ -1,5 +1,6 @@
 package io.sluice.feed;
 
+import io.sluice.http.common.BodySlabs;
 import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;

@@ -1,5 +1,6 @@
 package io.sluice.container.document;
 
+import io.sluice.http.common.BodySlabs;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -129,7 +130,7 @@ public final class Exchange {
         response.getHeaders().put(CONTENT_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         bodyBytes.accept(body.length);
-        response.write(true, ByteBuffer.wrap(body), written);
+        response.write(true, BodySlabs.of(body), written); // copied by Jetty: see BodySlabs
         return true;
     }
 

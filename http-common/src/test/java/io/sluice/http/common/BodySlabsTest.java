@@ -1,4 +1,4 @@
-package io.sluice.feed;
+package io.sluice.http.common;
 
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpURI;
