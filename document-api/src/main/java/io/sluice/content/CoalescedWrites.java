@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Lets a thread that answers many operations at once (an engine completing a batch of writes) have each connection's
- * responses leave in one socket write instead of one write each. Within {@link #run}, a connection's end point that
+ * Lets a thread that answers many operations at once (an engine completing a batch of writes, or a connection's round
+ * of reads whose requests are answered as they are read) have each connection's responses leave in one socket write
+ * instead of one write each. Within {@link #run}, a connection's end point that
  * supports it hands its socket write to {@link #defer} instead of making it; the writes run, in order, when the task
  * ends. Until then the connection's HTTP/2 flusher waits for that first write, so the responses answered after it on
  * the same connection queue up behind it and leave together, in one write (one TLS record) per connection, when it

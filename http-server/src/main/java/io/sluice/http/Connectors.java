@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.Invocable;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +57,7 @@ public final class Connectors {
             var h2 = configure(new HTTP2ServerConnectionFactory(http2) {
                 @Override
                 public Connection newConnection(Connector connector, EndPoint endPoint) {
-                    return super.newConnection(connector, new FairEndPoint(endPoint));
+                    return super.newConnection(connector, fairEndPoint(connector, endPoint));
                 }
             }, settings);
             // ALPN ids are matched byte for byte: "http/1.1", not HttpConnectionFactory's protocol name "HTTP/1.1".
@@ -69,7 +70,7 @@ public final class Connectors {
             connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http2) {
                 @Override
                 public Connection newConnection(Connector connector, EndPoint endPoint) {
-                    return super.newConnection(connector, new FairEndPoint(endPoint));
+                    return super.newConnection(connector, fairEndPoint(connector, endPoint));
                 }
             }, settings));
         }
@@ -84,6 +85,16 @@ public final class Connectors {
         connector.addBean(firstRequest);
         connector.setReuseAddress(true);
         return connector;
+    }
+
+    /**
+     * {@code endPoint} as an HTTP/2 connection's {@link FairEndPoint}, which coalesces each round's writes when no
+     * handler of the server blocks: only then are the requests read answered on the reading thread, and only then may
+     * it hold their writes back to the end of its round.
+     */
+    static FairEndPoint fairEndPoint(Connector connector, EndPoint endPoint) {
+        boolean nonBlocking = connector.getServer().getInvocationType() == Invocable.InvocationType.NON_BLOCKING;
+        return new FairEndPoint(endPoint, nonBlocking);
     }
 
     /** The HTTP settings shared by HTTP/1.1 and HTTP/2 on one connector. */

@@ -24,6 +24,12 @@ import java.nio.channels.WritePendingException;
  *
  * <p>It also lets a thread answering many operations at once ({@link CoalescedWrites}) defer its first socket write to
  * the end of that work, so its later responses on the connection leave with the next write instead of one write each.
+ * A round of reads is such work when the server's handlers never block: Jetty then answers the requests of the frames
+ * it reads on the reading thread itself, and their responses leave together when the round ends, one socket write (one
+ * TLS record) for a round's requests instead of one each. With the response bodies in slabs (BodySlabs: without them
+ * Jetty's frame accumulator made it slower still) that took a 1 KiB GET over one h2c connection with 256 streams from
+ * 14.1 to 7.5 µs of server CPU, and the bare Jetty handler of bench/ceiling from 10.8 to 6.3. Code run on the reading
+ * thread must then never wait for a write to its own connection, which a non-blocking handler never does.
  */
 final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
 
@@ -31,10 +37,19 @@ final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
     static final int ROUND_BYTES = 64 * 1024;
 
     private final EndPoint endPoint;
+    private final boolean coalesceRounds;
     private long left = ROUND_BYTES; // touched only by the connection's reading thread of the moment
+    private volatile Round round; // the connection's callback for "fillable", wrapped: one per connection in practice
 
-    FairEndPoint(EndPoint endPoint) {
+    /** An end point that coalesces the writes of each round of reads when {@code coalesceRounds}. */
+    FairEndPoint(EndPoint endPoint, boolean coalesceRounds) {
         this.endPoint = endPoint;
+        this.coalesceRounds = coalesceRounds;
+    }
+
+    /** Whether this end point's rounds of reads coalesce their writes. */
+    boolean coalescesRounds() {
+        return coalesceRounds;
     }
 
     @Override
@@ -55,13 +70,40 @@ final class FairEndPoint implements EndPoint, EndPoint.Wrapper {
     @Override
     public void fillInterested(Callback callback) throws ReadPendingException {
         left = ROUND_BYTES;
-        endPoint.fillInterested(callback);
+        endPoint.fillInterested(round(callback));
     }
 
     @Override
     public boolean tryFillInterested(Callback callback) {
         left = ROUND_BYTES;
-        return endPoint.tryFillInterested(callback);
+        return endPoint.tryFillInterested(round(callback));
+    }
+
+    /** {@code fillable}, made to coalesce the writes of the round of reads it starts, if this end point does. */
+    private Callback round(Callback fillable) {
+        if ( ! coalesceRounds)
+            return fillable;
+        Round last = round;
+        if (last == null || last.fillable != fillable) // Jetty's connections pass the same callback every time
+            round = last = new Round(fillable);
+        return last;
+    }
+
+    /** The connection's "fillable" callback, run as a {@link CoalescedWrites} task: its round's writes leave after. */
+    private static final class Round implements Callback {
+
+        private final Callback fillable;
+        private final Runnable read;
+
+        Round(Callback fillable) {
+            this.fillable = fillable;
+            this.read = fillable::succeeded;
+        }
+
+        @Override public void succeeded() { CoalescedWrites.run(read); }
+        @Override public void failed(Throwable x) { fillable.failed(x); }
+        @Override public InvocationType getInvocationType() { return fillable.getInvocationType(); }
+
     }
 
     @Override public boolean isFillInterested() { return endPoint.isFillInterested(); }

@@ -3,11 +3,17 @@ package io.sluice.http;
 import io.sluice.config.ConnectorConfig;
 import io.sluice.config.ServerConfig;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.io.ByteArrayEndPoint;
 import org.eclipse.jetty.io.WindowRateControl;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -17,6 +23,7 @@ import java.util.Optional;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Vespa defaults reach Jetty's connector and HTTP/2 settings. */
 class ConnectorsTest {
@@ -64,6 +71,26 @@ class ConnectorsTest {
         assertEquals(90_000, custom.getIdleTimeout());
         assertEquals(100, custom.getConnectionFactory(HTTP2CServerConnectionFactory.class).getMaxConcurrentStreams());
         assertEquals(16 * 1024, custom.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().getRequestHeaderSize());
+    }
+
+    @Test
+    void http2RoundsCoalesceTheirWrites_onlyWhenNoHandlerBlocks() throws Exception {
+        var network = new ByteArrayEndPoint();
+        var nonBlocking = new Server();
+        nonBlocking.setHandler(new HelloHandler());
+        assertEquals(Invocable.InvocationType.NON_BLOCKING, nonBlocking.getInvocationType());
+        assertTrue(Connectors.fairEndPoint(new ServerConnector(nonBlocking), network).coalescesRounds());
+
+        var blocking = new Server();
+        blocking.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                callback.succeeded();
+                return true;
+            }
+        });
+        assertEquals(Invocable.InvocationType.BLOCKING, blocking.getInvocationType());
+        assertFalse(Connectors.fairEndPoint(new ServerConnector(blocking), network).coalescesRounds());
     }
 
 }

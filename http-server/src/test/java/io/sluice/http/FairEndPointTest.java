@@ -4,6 +4,7 @@ import io.sluice.content.CoalescedWrites;
 import org.eclipse.jetty.io.ByteArrayEndPoint;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -18,14 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The byte budget per wake-up of an HTTP/2 connection's end point. */
+/** The byte budget per wake-up of an HTTP/2 connection's end point, and its coalesced writes. */
 class FairEndPointTest {
 
     @Test
     void fill_stopsAfterOneRound_untilTheConnectionAsksToBeWokenAgain() throws Exception {
         ByteArrayEndPoint network = new ByteArrayEndPoint();
         network.addInput(ByteBuffer.wrap(new byte[3 * FairEndPoint.ROUND_BYTES]));
-        FairEndPoint fair = new FairEndPoint(network);
+        FairEndPoint fair = new FairEndPoint(network, false);
         assertSame(network, fair.unwrap());
 
         assertEquals(FairEndPoint.ROUND_BYTES, drain(fair));
@@ -40,7 +41,7 @@ class FairEndPointTest {
     @Test
     void write_inACoalescingTask_leavesWhenTheTaskEnds_inOrder() {
         ByteArrayEndPoint network = new ByteArrayEndPoint();
-        FairEndPoint fair = new FairEndPoint(network);
+        FairEndPoint fair = new FairEndPoint(network, false);
         List<String> events = new ArrayList<>();
 
         CoalescedWrites.run(() -> {
@@ -61,7 +62,7 @@ class FairEndPointTest {
     @Test
     void write_deferredByATaskThatThrows_stillLeaves() {
         ByteArrayEndPoint network = new ByteArrayEndPoint();
-        FairEndPoint fair = new FairEndPoint(network);
+        FairEndPoint fair = new FairEndPoint(network, false);
 
         assertThrows(IllegalStateException.class, () -> CoalescedWrites.run(() -> {
             fair.write(Callback.NOOP, BufferUtil.toBuffer("sent"));
@@ -75,7 +76,7 @@ class FairEndPointTest {
     @Test
     void deferredWrite_thatCannotStart_failsItsCallback_insteadOfThrowingAtTheTaskEnd() {
         ByteArrayEndPoint network = new ByteArrayEndPoint(new byte[0], 1, false); // room for one byte, never more
-        FairEndPoint fair = new FairEndPoint(network);
+        FairEndPoint fair = new FairEndPoint(network, false);
         AtomicReference<Throwable> failure = new AtomicReference<>();
 
         CoalescedWrites.run(() -> {
@@ -84,6 +85,69 @@ class FairEndPointTest {
         });
 
         assertTrue(failure.get() instanceof WritePendingException, String.valueOf(failure.get()));
+    }
+
+    @Test
+    void roundOfReads_whenCoalescing_writesWhenItEnds() {
+        List<Callback> registered = new ArrayList<>();
+        ByteArrayEndPoint network = registering(registered);
+        FairEndPoint fair = new FairEndPoint(network, true);
+        List<String> events = new ArrayList<>();
+
+        fair.fillInterested(Callback.from(() -> {
+            fair.write(Callback.from(() -> events.add("written")), BufferUtil.toBuffer("answer"));
+            events.add("round goes on, output: '" + network.getOutputString() + "'");
+        }));
+        registered.get(0).succeeded(); // the selector: bytes arrived
+
+        assertEquals(List.of("round goes on, output: ''", "written"), events);
+        assertEquals("answer", network.getOutputString());
+        assertFalse(CoalescedWrites.active());
+    }
+
+    @Test
+    void roundOfReads_whenNotCoalescing_writesAtOnce() {
+        List<Callback> registered = new ArrayList<>();
+        ByteArrayEndPoint network = registering(registered);
+        FairEndPoint fair = new FairEndPoint(network, false);
+        List<String> events = new ArrayList<>();
+
+        fair.fillInterested(Callback.from(() -> {
+            fair.write(Callback.from(() -> events.add("written")), BufferUtil.toBuffer("answer"));
+            events.add("round goes on, output: '" + network.getOutputString() + "'");
+        }));
+        registered.get(0).succeeded();
+
+        assertEquals(List.of("written", "round goes on, output: 'answer'"), events);
+    }
+
+    @Test
+    void roundOfReads_keepsTheConnectionsCallback_itsInvocationTypeAndItsFailures() {
+        List<Callback> registered = new ArrayList<>();
+        FairEndPoint fair = new FairEndPoint(registering(registered), true);
+        List<Throwable> failures = new ArrayList<>();
+        Callback fillable = new Callback() {
+            @Override public void failed(Throwable x) { failures.add(x); }
+            @Override public InvocationType getInvocationType() { return InvocationType.NON_BLOCKING; }
+        };
+
+        fair.fillInterested(fillable);
+        fair.fillInterested(fillable);
+        assertSame(registered.get(0), registered.get(1), "one wrapper for the connection's one callback");
+        assertEquals(Invocable.InvocationType.NON_BLOCKING, registered.get(0).getInvocationType());
+        IllegalStateException failure = new IllegalStateException("closed");
+        registered.get(0).failed(failure);
+        assertEquals(List.of(failure), failures);
+    }
+
+    /** An end point that records the callbacks registered for fill interest, for the test to call. */
+    private static ByteArrayEndPoint registering(List<Callback> registered) {
+        return new ByteArrayEndPoint() {
+            @Override
+            public void fillInterested(Callback callback) {
+                registered.add(callback);
+            }
+        };
     }
 
     private static int drain(FairEndPoint endPoint) throws Exception {
