@@ -6,6 +6,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.thread.Invocable;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -35,6 +36,13 @@ public final class BodyReader {
     private final MemoryBudget memory;
     private final GzipInflation gzip;
     private final CompletableFuture<Body> result = new CompletableFuture<>();
+    /**
+     * What the body's source calls when more of it can be read: declared non-blocking (it never waits), so that Jetty
+     * runs it on the thread that read the frames, whose writes to the connection leave together at the end of its
+     * round (FairEndPoint), instead of handing each request's body to a thread of its own. As a plain Runnable it was
+     * one pool task and one socket write per POST (1 KiB puts, h2c 4x256: 17.5 µs of server CPU each; so, 8.7).
+     */
+    private final Runnable readMore = Invocable.from(Invocable.InvocationType.NON_BLOCKING, this::run);
     private byte[] buffer;
     private int size = 0;
     private long reserved = 0;
@@ -132,7 +140,7 @@ public final class BodyReader {
             while (true) {
                 Content.Chunk chunk = source.read();
                 if (chunk == null) {
-                    source.demand(this::run);
+                    source.demand(readMore);
                     return;
                 }
                 if (Content.Chunk.isFailure(chunk)) {
