@@ -89,36 +89,29 @@ class FairEndPointTest {
 
     @Test
     void roundOfReads_whenCoalescing_writesWhenItEnds() {
-        List<Callback> registered = new ArrayList<>();
-        ByteArrayEndPoint network = registering(registered);
-        FairEndPoint fair = new FairEndPoint(network, true);
-        List<String> events = new ArrayList<>();
-
-        fair.fillInterested(Callback.from(() -> {
-            fair.write(Callback.from(() -> events.add("written")), BufferUtil.toBuffer("answer"));
-            events.add("round goes on, output: '" + network.getOutputString() + "'");
-        }));
-        registered.get(0).succeeded(); // the selector: bytes arrived
-
-        assertEquals(List.of("round goes on, output: ''", "written"), events);
-        assertEquals("answer", network.getOutputString());
+        assertEquals(List.of("round goes on, output: ''", "written", "after the round, output: 'answer'"), round(true));
         assertFalse(CoalescedWrites.active());
     }
 
     @Test
     void roundOfReads_whenNotCoalescing_writesAtOnce() {
+        assertEquals(List.of("written", "round goes on, output: 'answer'", "after the round, output: 'answer'"),
+                     round(false));
+    }
+
+    /** What happens when a round of reads on an end point that coalesces rounds, or not, writes an answer. */
+    private static List<String> round(boolean coalesce) {
         List<Callback> registered = new ArrayList<>();
         ByteArrayEndPoint network = registering(registered);
-        FairEndPoint fair = new FairEndPoint(network, false);
+        FairEndPoint fair = new FairEndPoint(network, coalesce);
         List<String> events = new ArrayList<>();
-
         fair.fillInterested(Callback.from(() -> {
             fair.write(Callback.from(() -> events.add("written")), BufferUtil.toBuffer("answer"));
             events.add("round goes on, output: '" + network.getOutputString() + "'");
         }));
-        registered.get(0).succeeded();
-
-        assertEquals(List.of("written", "round goes on, output: 'answer'"), events);
+        registered.get(0).succeeded(); // the selector: bytes arrived
+        events.add("after the round, output: '" + network.getOutputString() + "'");
+        return events;
     }
 
     @Test
