@@ -30,6 +30,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
@@ -211,6 +212,14 @@ public final class SluiceServer {
 
     public ServiceHealth health() {
         return health;
+    }
+
+    /**
+     * Whether this server's handlers block: {@code NON_BLOCKING} unless one does, and only then do its HTTP/2
+     * connections write the answers of each round of reads together ({@link FairEndPoint}).
+     */
+    Invocable.InvocationType invocationType() {
+        return server.getInvocationType();
     }
 
     /** The mounted handlers, built-in and user. */

@@ -5,6 +5,7 @@ import io.sluice.config.ContainerCluster;
 import io.sluice.config.ServerConfig;
 import io.sluice.container.HandlerRegistration;
 import io.sluice.container.ServiceHealth;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.Test;
 
 import java.io.UncheckedIOException;
@@ -32,6 +33,12 @@ class SluiceServerTest {
             var e = assertThrows(UncheckedIOException.class, server::start);
             assertTrue(e.getMessage().contains(String.valueOf(taken.getLocalPort())), e.getMessage());
         }
+    }
+
+    @Test
+    void handlers_neverBlock_soHttp2RoundsCoalesceTheirWrites() {
+        var server = SluiceServer.builder(cluster(0)).host("127.0.0.1").build();
+        assertEquals(Invocable.InvocationType.NON_BLOCKING, server.invocationType());
     }
 
     @Test
