@@ -4,6 +4,7 @@ import io.sluice.container.HttpStatusException;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.thread.Invocable;
@@ -37,18 +38,23 @@ public final class BodyReader {
     private final GzipInflation gzip;
     private final CompletableFuture<Body> result = new CompletableFuture<>();
     /**
-     * What the body's source calls when more of it can be read: declared non-blocking (it never waits), so that Jetty
-     * runs it on the thread that read the frames, whose writes to the connection leave together at the end of its
-     * round (FairEndPoint), instead of handing each request's body to a thread of its own. As a plain Runnable it was
-     * one pool task and one socket write per POST (1 KiB puts, h2c 4x256: 17.5 µs of server CPU each; so, 8.7).
+     * What the body's source calls when more of it can be read. Over HTTP/2 it is declared non-blocking (it never
+     * waits), so that Jetty runs it on the thread that read the frames, whose writes to the connection leave together
+     * at the end of its round (FairEndPoint), instead of handing each request's body to a thread of its own: as a plain
+     * Runnable it was one pool task and one socket write per POST (1 KiB puts, h2c 4x256: 17.5 µs of server CPU each;
+     * so, 8.7). Over HTTP/1.1 it stays a plain Runnable, run on a pool thread: there the reading thread may be the
+     * selector's, which must not parse a large document while the connections it serves wait.
      */
-    private final Runnable readMore = Invocable.from(Invocable.InvocationType.NON_BLOCKING, this::run);
+    private final Runnable readMore;
     private byte[] buffer;
     private int size = 0;
     private long reserved = 0;
 
-    private BodyReader(Content.Source source, long maxSize, MemoryBudget memory, GzipInflation gzip, int initialCapacity) {
+    private BodyReader(Content.Source source, long maxSize, MemoryBudget memory, GzipInflation gzip,
+                       int initialCapacity, boolean onReadingThread) {
         this.source = source;
+        this.readMore = onReadingThread ? Invocable.from(Invocable.InvocationType.NON_BLOCKING, this::run)
+                                        : this::run;
         this.maxSize = maxSize;
         this.memory = memory;
         this.gzip = gzip;
@@ -113,7 +119,8 @@ public final class BodyReader {
         int initial = gzip == null && declared >= 0 ? (int) declared : (int) Math.min(limit, 16 * 1024);
         BodyReader reader;
         try {
-            reader = new BodyReader(request, maxSize, memory, gzip, initial);
+            boolean http2 = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2;
+            reader = new BodyReader(request, maxSize, memory, gzip, initial, http2);
         }
         catch (HttpStatusException e) {
             return CompletableFuture.failedFuture(e);

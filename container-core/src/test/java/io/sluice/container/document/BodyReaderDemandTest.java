@@ -1,5 +1,7 @@
 package io.sluice.container.document;
 
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
@@ -34,12 +36,29 @@ class BodyReaderDemandTest {
     }
 
     @Test
-    void demandForMoreOfTheBody_isNonBlocking_soJettyMayRunItOnTheReadingThread() throws Exception {
+    void overHttp2_demandForMoreOfTheBody_isNonBlocking_soJettyMayRunItOnTheReadingThread() throws Exception {
+        assertEquals(List.of(Invocable.InvocationType.NON_BLOCKING), demandsForABodyInTwoParts(HttpVersion.HTTP_2));
+    }
+
+    @Test
+    void overHttp11_demandForMoreOfTheBody_isBlocking_soJettyRunsItOnAThreadOfItsOwn() throws Exception {
+        assertEquals(List.of(Invocable.InvocationType.BLOCKING), demandsForABodyInTwoParts(HttpVersion.HTTP_1_1));
+    }
+
+    /** The invocation types of the reader's demands for a body that arrives in two parts, over {@code version}. */
+    private List<Invocable.InvocationType> demandsForABodyInTwoParts(HttpVersion version) throws Exception {
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
                 Request watched = new Request.Wrapper(request) {
+                    @Override
+                    public ConnectionMetaData getConnectionMetaData() {
+                        return new ConnectionMetaData.Wrapper(super.getConnectionMetaData()) {
+                            @Override public HttpVersion getHttpVersion() { return version; }
+                        };
+                    }
+
                     @Override
                     public void demand(Runnable demandCallback) {
                         demanded.add(Invocable.getInvocationType(demandCallback));
@@ -64,7 +83,7 @@ class BodyReaderDemandTest {
             String response = client.getResponse(false, 10, TimeUnit.SECONDS);
             assertTrue(response.endsWith("read 11"), response);
         }
-        assertEquals(List.of(Invocable.InvocationType.NON_BLOCKING), demanded.stream().distinct().toList());
+        return demanded.stream().distinct().toList();
     }
 
 }
