@@ -128,6 +128,8 @@ class FairEndPointTest {
         fair.fillInterested(fillable);
         assertSame(registered.get(0), registered.get(1), "one wrapper for the connection's one callback");
         assertEquals(Invocable.InvocationType.NON_BLOCKING, registered.get(0).getInvocationType());
+        fair.fillInterested(Callback.from(() -> { })); // a blocking callback: its own wrapper, its own type
+        assertEquals(Invocable.InvocationType.BLOCKING, registered.get(2).getInvocationType());
         IllegalStateException failure = new IllegalStateException("closed");
         registered.get(0).failed(failure);
         assertEquals(List.of(failure), failures);
