@@ -291,7 +291,6 @@ public final class BackendVisitRoutes implements VisitRoutes {
         catch (RuntimeException e) {
             rendered = Failures.reply(request.pathId(), e, "rendering the visit response for");
         }
-        context.metrics().bytesSent(rendered.body().length);
         request.respond(rendered, rendered.status() == HttpStatus.OK_200 ? headers : Map.of());
     }
 
