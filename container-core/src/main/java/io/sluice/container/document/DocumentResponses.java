@@ -8,6 +8,7 @@ import io.sluice.document.json.DocumentJsonWriter;
 import io.sluice.document.json.FieldsJson;
 import org.eclipse.jetty.http.HttpStatus;
 
+import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
@@ -17,8 +18,24 @@ import java.util.Optional;
  */
 public final class DocumentResponses {
 
-    /** A status and body to send. */
-    public record Reply(int status, byte[] body) { }
+    /**
+     * A status and body to send; the body from its position to its limit, which {@link Exchange#respond} does not
+     * move.
+     */
+    public record Reply(int status, ByteBuffer body) {
+
+        public Reply(int status, byte[] body) {
+            this(status, ByteBuffer.wrap(body));
+        }
+
+        /** The body's bytes, copied. */
+        public byte[] bytes() {
+            byte[] bytes = new byte[body.remaining()];
+            body.duplicate().get(bytes);
+            return bytes;
+        }
+
+    }
 
     private DocumentResponses() { }
 
@@ -41,13 +58,13 @@ public final class DocumentResponses {
     }
 
     /** {@code {"pathId","id"[,"trace"]}}: a successful write, a dry run, or a get that found nothing (404). */
-    public static byte[] success(String pathId, DocumentId id, Trace trace) {
+    public static ByteBuffer success(String pathId, DocumentId id, Trace trace) {
         if (isQuiet(trace)) {
-            byte[] plain = PlainJson.idBody(pathId, id.toString(), null);
+            ByteBuffer plain = PlainJson.idBody(pathId, id.toString(), null);
             if (plain != null)
                 return plain;
         }
-        return body(pathId, Optional.of(id), trace, null);
+        return ByteBuffer.wrap(body(pathId, Optional.of(id), trace, null));
     }
 
     /** Whether {@code trace} adds nothing to a body. */
@@ -89,14 +106,14 @@ public final class DocumentResponses {
      * {@code writer} writes them: the engine's stored fields as they are when it has them in that form
      * ({@link Outcome#fieldsJson()}), else written from the decoded document.
      */
-    public static byte[] found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer, Trace trace) {
+    public static ByteBuffer found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer, Trace trace) {
         FieldsJson stored = outcome.fieldsJson().orElse(null);
         if (stored != null && isQuiet(trace) && writer.tensorFormat() == FieldsJson.TENSOR_FORMAT) {
-            byte[] plain = PlainJson.idBody(pathId, id.toString(), stored);
+            ByteBuffer plain = PlainJson.idBody(pathId, id.toString(), stored);
             if (plain != null)
                 return plain;
         }
-        return Json.write(json -> {
+        return ByteBuffer.wrap(Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("pathId", pathId);
             json.writeStringField("id", id.toString());
@@ -105,7 +122,7 @@ public final class DocumentResponses {
             json.writeFieldName("fields");
             writer.writeFields(json, stored, () -> outcome.document().orElseThrow());
             json.writeEndObject();
-        });
+        }));
     }
 
     private static byte[] body(String pathId, Optional<DocumentId> id, Trace trace, String message) {

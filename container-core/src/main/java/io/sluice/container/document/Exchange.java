@@ -4,11 +4,13 @@ import io.sluice.http.common.BodySlabs;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,20 +35,21 @@ public final class Exchange {
 
     /** The content type of every JSON response. */
     public static final String JSON = "application/json; charset=UTF-8";
-    private static final HttpField CONTENT_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, JSON);
+    private static final HttpField CONTENT_TYPE = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, JSON);
 
     private final Request request;
     private final Response response;
     private final Callback callback;
     private final AtomicBoolean done = new AtomicBoolean();
     private final LongConsumer bodyBytes;
-    private final List<IntConsumer> completionListeners = new ArrayList<>();
-    private final List<Runnable> completionHooks = new ArrayList<>();
-    private boolean callbackCompleted = false; // guarded by completionHooks
-    private final Object bodyLock = new Object();
-    private boolean bodyReading = false;  // guarded by bodyLock: a reader of the body has started
-    private boolean bodyEnded = false;    // guarded by bodyLock: that reader has ended
-    private boolean responseSent = false; // guarded by bodyLock: the response is written and waits for the body
+    private final Object lock = new Object(); // guards the fields below; held only to read or change them
+    private IntConsumer firstListener;        // of whenDone, until the response is decided: mostly one, or none
+    private List<IntConsumer> moreListeners;
+    private List<Runnable> completionHooks;  // of whenCompleted, until the callback completes: for streamed visits
+    private boolean callbackCompleted = false;
+    private boolean bodyReading = false;  // a reader of the body has started
+    private boolean bodyEnded = false;    // that reader has ended
+    private boolean responseSent = false; // the response is written and waits for the body
 
     /** Most request body bytes discarded after an early response; a larger body's stream is reset instead. */
     static final long DRAIN_LIMIT = 64L << 20;
@@ -63,12 +66,13 @@ public final class Exchange {
             @Override
             public void completed() {
                 List<Runnable> hooks;
-                synchronized (completionHooks) {
+                synchronized (lock) {
                     callbackCompleted = true;
-                    hooks = List.copyOf(completionHooks);
-                    completionHooks.clear();
+                    hooks = completionHooks;
+                    completionHooks = null;
                 }
-                hooks.forEach(Runnable::run);
+                if (hooks != null)
+                    hooks.forEach(Runnable::run);
             }
         };
         this.bodyBytes = bodyBytes;
@@ -83,9 +87,12 @@ public final class Exchange {
      * {@link #takeOver}); runs it at once if already decided.
      */
     public void whenDone(IntConsumer listener) {
-        synchronized (completionListeners) {
+        synchronized (lock) {
             if ( ! done.get()) {
-                completionListeners.add(listener);
+                if (firstListener == null)
+                    firstListener = listener;
+                else
+                    (moreListeners == null ? moreListeners = new ArrayList<>(2) : moreListeners).add(listener);
                 return;
             }
         }
@@ -97,9 +104,9 @@ public final class Exchange {
      * for a streamed response is long after it was decided; runs it at once if already completed.
      */
     public void whenCompleted(Runnable hook) {
-        synchronized (completionHooks) {
+        synchronized (lock) {
             if ( ! callbackCompleted) {
-                completionHooks.add(hook);
+                (completionHooks == null ? completionHooks = new ArrayList<>(2) : completionHooks).add(hook);
                 return;
             }
         }
@@ -117,18 +124,29 @@ public final class Exchange {
      * @return whether this call sent the response
      */
     public boolean respond(int status, byte[] body, Map<String, String> headers) {
+        return respond(status, ByteBuffer.wrap(body), headers);
+    }
+
+    /**
+     * Sends a whole JSON response, unless one was already decided: {@code body} from its position to its limit, as it
+     * is if it is a view of a larger array (see {@link BodySlabs#of(ByteBuffer)}), so it must not change after this.
+     *
+     * @return whether this call sent the response
+     */
+    public boolean respond(int status, ByteBuffer body, Map<String, String> headers) {
         if ( ! claim(status))
             return false;
         response.setStatus(status);
         headers.forEach((name, value) -> response.getHeaders().put(name, value));
         Callback written = Callback.from(this::responseWritten, callback::failed);
-        if (body.length == 0) {
+        int length = body.remaining();
+        if (length == 0) {
             response.write(true, null, written);
             return true;
         }
         response.getHeaders().put(CONTENT_TYPE);
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-        bodyBytes.accept(body.length);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        bodyBytes.accept(length);
         response.write(true, BodySlabs.of(body), written); // copied by Jetty: see BodySlabs
         return true;
     }
@@ -138,7 +156,7 @@ public final class Exchange {
      * instead of discarding the body itself. Returns {@code reading}.
      */
     public <T> CompletableFuture<T> readingBody(CompletableFuture<T> reading) {
-        synchronized (bodyLock) {
+        synchronized (lock) {
             bodyReading = true;
         }
         reading.whenComplete((value, failure) -> bodyEnded());
@@ -146,7 +164,7 @@ public final class Exchange {
     }
 
     private void bodyEnded() {
-        synchronized (bodyLock) {
+        synchronized (lock) {
             bodyEnded = true;
             if ( ! responseSent)
                 return;
@@ -155,7 +173,7 @@ public final class Exchange {
     }
 
     private void responseWritten() {
-        synchronized (bodyLock) {
+        synchronized (lock) {
             if (bodyReading && ! bodyEnded) {
                 responseSent = true; // the reader's end completes the exchange
                 return;
@@ -194,6 +212,11 @@ public final class Exchange {
         return respond(status, body, Map.of());
     }
 
+    /** {@link #respond(int, ByteBuffer, Map)} without extra headers. */
+    public boolean respond(int status, ByteBuffer body) {
+        return respond(status, body, Map.of());
+    }
+
     /**
      * Claims the response for a caller that writes it itself, e.g. a streamed visit. On {@code true} the caller owns
      * {@link #response()} and {@link #callback()}, must set {@code status} and complete the callback exactly once;
@@ -217,15 +240,20 @@ public final class Exchange {
     }
 
     private boolean claim(int status) {
-        List<IntConsumer> listeners;
-        synchronized (completionListeners) {
+        IntConsumer first;
+        List<IntConsumer> more;
+        synchronized (lock) {
             if ( ! done.compareAndSet(false, true))
                 return false;
-            listeners = List.copyOf(completionListeners);
-            completionListeners.clear();
+            first = firstListener;
+            more = moreListeners;
+            firstListener = null;
+            moreListeners = null;
         }
-        for (IntConsumer listener : listeners)
-            listener.accept(status);
+        if (first != null)
+            first.accept(status);
+        if (more != null)
+            more.forEach(listener -> listener.accept(status));
         return true;
     }
 

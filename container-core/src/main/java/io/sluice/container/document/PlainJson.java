@@ -1,7 +1,9 @@
 package io.sluice.container.document;
 
 import io.sluice.document.json.FieldsJson;
+import io.sluice.http.common.BodySlabs;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,15 +19,19 @@ final class PlainJson {
 
     private PlainJson() { }
 
-    /** The body for {@code pathId} and {@code id}, with {@code fields} if not null; null if either needs escaping. */
-    static byte[] idBody(String pathId, String id, FieldsJson fields) {
+    /**
+     * The body for {@code pathId} and {@code id}, with {@code fields} if not null, written where it is sent from
+     * ({@link BodySlabs#allocate}); null if either needs escaping.
+     */
+    static ByteBuffer idBody(String pathId, String id, FieldsJson fields) {
         int length = PATH_ID.length + pathId.length() + ID.length + id.length()
                      + (fields == null ? END.length : FIELDS.length + fields.length() + 1);
-        byte[] body = new byte[length];
-        int at = put(PATH_ID, body, 0);
+        ByteBuffer buffer = BodySlabs.allocate(length);
+        byte[] body = buffer.array();
+        int at = put(PATH_ID, body, buffer.position());
         at = putPlain(pathId, body, at);
         if (at < 0)
-            return null;
+            return null; // the bytes claimed are left unused
         at = put(ID, body, at);
         at = putPlain(id, body, at);
         if (at < 0)
@@ -38,7 +44,7 @@ final class PlainJson {
             System.arraycopy(fields.bytes(), fields.offset(), body, at, fields.length());
             body[at + fields.length()] = '}';
         }
-        return body;
+        return buffer;
     }
 
     private static int put(byte[] bytes, byte[] body, int at) {

@@ -2,12 +2,15 @@ package io.sluice.container.document;
 
 import io.sluice.container.Json;
 import io.sluice.document.json.FieldsJson;
+import io.sluice.http.common.BodySlabs;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -23,10 +26,10 @@ class PlainJsonTest {
         FieldsJson fields = new FieldsJson("xx{\"title\":\"A \\\"song\\\"\",\"year\":1}yy".getBytes(StandardCharsets.UTF_8), 2, 31);
         for (String pathId : PLAIN)
             for (String id : PLAIN) {
-                byte[] plain = PlainJson.idBody(pathId, id, null);
+                ByteBuffer plain = PlainJson.idBody(pathId, id, null);
                 assertNotNull(plain, pathId + " " + id);
-                assertArrayEquals(jackson(pathId, id, null), plain, pathId + " " + id);
-                assertArrayEquals(jackson(pathId, id, fields), PlainJson.idBody(pathId, id, fields), pathId + " " + id);
+                assertArrayEquals(jackson(pathId, id, null), bytes(plain), pathId + " " + id);
+                assertArrayEquals(jackson(pathId, id, fields), bytes(PlainJson.idBody(pathId, id, fields)), pathId + " " + id);
             }
     }
 
@@ -36,6 +39,22 @@ class PlainJsonTest {
             assertNull(PlainJson.idBody(text, "id:ns:music::a", null), text);
             assertNull(PlainJson.idBody("/document/v1/ns/music/docid/a", text, null), text);
         }
+    }
+
+    @Test
+    void smallBodies_areWrittenIntoASlab_largeOnesIntoTheirOwnBuffer() {
+        ByteBuffer small = PlainJson.idBody("/document/v1/ns/music/docid/a", "id:ns:music::a", null);
+        assertEquals(BodySlabs.SLAB_BYTES, small.capacity()); // so Jetty copies it next to the frame headers
+        String large = "x".repeat(BodySlabs.MAX_COPIED_BYTES);
+        ByteBuffer own = PlainJson.idBody(large, "id:ns:music::a", null);
+        assertEquals(own.remaining(), own.capacity());
+        assertArrayEquals(jackson(large, "id:ns:music::a", null), bytes(own));
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
     }
 
     private static byte[] jackson(String pathId, String id, FieldsJson fields) {

@@ -33,11 +33,34 @@ public final class BodySlabs {
     /** {@code body} as a buffer to send in a DATA frame: a copy in this thread's slab if it is small enough. */
     public static ByteBuffer of(byte[] body) {
         if (body.length > MAX_COPIED_BYTES) return ByteBuffer.wrap(body);
+        ByteBuffer view = allocate(body.length);
+        System.arraycopy(body, 0, view.array(), view.position(), body.length);
+        return view;
+    }
+
+    /**
+     * {@code body} as a buffer to send in a DATA frame: as it is if it is a view of a larger array (a slab, or a body
+     * too large to copy), else its bytes copied into this thread's slab. Does not move {@code body}'s position.
+     */
+    public static ByteBuffer of(ByteBuffer body) {
+        if ( ! body.hasArray() || body.capacity() > MAX_COPIED_BYTES) return body;
+        ByteBuffer view = allocate(body.remaining());
+        System.arraycopy(body.array(), body.arrayOffset() + body.position(), view.array(), view.position(), body.remaining());
+        return view;
+    }
+
+    /**
+     * A buffer of {@code length} bytes to write a body into, from {@code array()[position()]} on (its array offset is
+     * 0): a view of this thread's slab if {@code length} is small enough to copy, else a buffer of its own. Its bytes
+     * start as zeros; the body is sent as the buffer stands.
+     */
+    public static ByteBuffer allocate(int length) {
+        if (length > MAX_COPIED_BYTES) return ByteBuffer.allocate(length);
         ByteBuffer slab = slabs.get();
-        if (slab == null || slab.remaining() < body.length) slabs.set(slab = ByteBuffer.allocate(SLAB_BYTES));
+        if (slab == null || slab.remaining() < length) slabs.set(slab = ByteBuffer.allocate(SLAB_BYTES));
         int offset = slab.position();
-        slab.put(body);
-        return ByteBuffer.wrap(slab.array(), offset, body.length);
+        slab.position(offset + length);
+        return ByteBuffer.wrap(slab.array(), offset, length); // the slab's capacity, so Jetty copies it
     }
 
 }

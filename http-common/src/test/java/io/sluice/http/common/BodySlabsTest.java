@@ -55,6 +55,34 @@ class BodySlabsTest {
         assertArrayEquals(largestCopied, bytes(copy));
     }
 
+    @Test
+    void buffersFromTheirOwnArray_areCopied_viewsOfALargerOneSentAsTheyAre() {
+        ByteBuffer own = ByteBuffer.wrap(body(3, 900), 100, 700);
+        ByteBuffer copy = BodySlabs.of(own);
+        assertNotSame(own.array(), copy.array());
+        assertTrue(copy.remaining() < copy.capacity() / 64, "Jetty copies it");
+        assertArrayEquals(Arrays.copyOfRange(body(3, 900), 100, 800), bytes(copy));
+        assertEquals(100, own.position()); // not moved
+        assertSame(copy, BodySlabs.of(copy)); // a slab view: not copied again
+        ByteBuffer large = ByteBuffer.wrap(body(4, BodySlabs.MAX_COPIED_BYTES + 1));
+        assertSame(large, BodySlabs.of(large));
+    }
+
+    @Test
+    void allocatedBodies_areWrittenInPlace_inTheSlabWhenSmall() {
+        ByteBuffer first = BodySlabs.allocate(500), second = BodySlabs.allocate(500);
+        if (first.array() == second.array()) // unless the first filled this thread's slab
+            assertEquals(first.position() + 500, second.position()); // behind each other
+        assertTrue(first.remaining() == 500 && first.remaining() < first.capacity() / 64, "Jetty copies it");
+        System.arraycopy(body(1, 500), 0, first.array(), first.position(), 500);
+        System.arraycopy(body(2, 500), 0, second.array(), second.position(), 500);
+        assertArrayEquals(body(1, 500), bytes(first));
+        assertArrayEquals(body(2, 500), bytes(second));
+        ByteBuffer large = BodySlabs.allocate(BodySlabs.MAX_COPIED_BYTES + 1);
+        assertEquals(large.capacity(), large.remaining());
+        assertEquals(0, large.position());
+    }
+
     /**
      * What the slabs are for: a session's queued requests, generated into one accumulator as Jetty's HTTP/2 flusher
      * does, leave in a few buffers, where wrapped bodies leave in a buffer each, plus one for the next frame header.
