@@ -78,16 +78,14 @@ public final class Admission {
             operations.decrementAndGet();
             throw overload(maxOperations + " requests already enqueued");
         }
-        long pendingBytes = bytes.addAndGet(size);
+        long pendingBytes = size == 0 ? bytes.get() : bytes.addAndGet(size); // a read holds no body
         if (pending > 1 && pendingBytes > maxBytes) {
             operations.decrementAndGet();
             bytes.addAndGet(-size);
             throw overload("estimated size of operation is " + size + ", total size of queue " + pendingBytes
                            + " would exceed queue limit of " + maxBytes);
         }
-        Permit permit = new Permit(size, now);
-        byAge.offer(permit);
-        return permit;
+        return new Permit(size, now);
     }
 
     /**
@@ -148,12 +146,23 @@ public final class Admission {
             this.admittedMillis = admittedMillis;
         }
 
+        /**
+         * Counts this operation in the age of pending work ({@code maxAge}) from when it was admitted: for an
+         * operation whose backend call did not complete when it returned. One that completes at once, as most reads
+         * of a cache or of memory do, is over before anyone could see its age, so it never enters the age queue.
+         */
+        public void waiting() {
+            if ( ! released)
+                byAge.offer(this);
+        }
+
         /** Ends the operation's claim on the limits; later calls do nothing. */
         public void release() {
             if ( ! RELEASED.compareAndSet(this, false, true))
                 return;
             operations.decrementAndGet();
-            bytes.addAndGet(-size);
+            if (size != 0)
+                bytes.addAndGet(-size);
             if (byAge.peek() == this)
                 byAge.remove(this);
         }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A {@code /document/v1} request after routing and the parameter checks every route shares: its method, matched
@@ -28,9 +29,15 @@ public final class DocumentRequest {
     private final Duration timeout;
     private final Trace trace;
     private final Instant deadline;
+    private final Consumer<DocumentRequest> deadlineWatch;
+    private volatile boolean watched = false;
 
+    /**
+     * @param deadlineWatch answers the request with 504 if it is still unanswered at its deadline; called by
+     *                      {@link #watchDeadline}
+     */
     public DocumentRequest(String method, DocumentPath path, RequestParameters parameters, Exchange exchange,
-                           Instant created, Duration timeout, Trace trace) {
+                           Instant created, Duration timeout, Trace trace, Consumer<DocumentRequest> deadlineWatch) {
         this.method = Objects.requireNonNull(method, "method");
         this.path = Objects.requireNonNull(path, "path");
         this.parameters = Objects.requireNonNull(parameters, "parameters");
@@ -39,6 +46,19 @@ public final class DocumentRequest {
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.trace = Objects.requireNonNull(trace, "trace");
         this.deadline = created.plus(timeout);
+        this.deadlineWatch = Objects.requireNonNull(deadlineWatch, "deadlineWatch");
+    }
+
+    /**
+     * Has the request answered with 504 if it is still unanswered at its {@link #deadline}; later calls do nothing.
+     * Whatever may keep a request waiting (its body, a backend call not done when it returns, a visit) calls this
+     * first; an operation answered at once never needs it, and saves the bookkeeping (spec §7.2).
+     */
+    public void watchDeadline() {
+        if (watched)
+            return;
+        watched = true;
+        deadlineWatch.accept(this);
     }
 
     /** GET, POST, PUT or DELETE. */

@@ -164,8 +164,8 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         Instant created = context.clock().instant();
         Duration timeout = parameters.duration("timeout").orElse(context.config().timeout());
         Trace trace = new Trace(parameters.traceLevel(), context.clock(), created);
-        DocumentRequest request = new DocumentRequest(method, path, parameters, exchange, created, timeout, trace);
-        armDeadline(request);
+        DocumentRequest request = new DocumentRequest(method, path, parameters, exchange, created, timeout, trace,
+                                                      deadlines::track);
         exchange.request().addFailureListener(failure -> {
             // The client is gone: drop the operation (listeners cancel its queue ticket) and end the exchange.
             if (exchange.takeOver(499))
@@ -174,6 +174,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         if (route.isSelection()) {
             parameters.disallow(rawPath, "dryRun");
             admitVisit(exchange);
+            request.watchDeadline();
             switch (method) {
                 case "GET": context.metrics().visit("visit"); visits.visit(request); break;
                 case "POST": context.metrics().visit("copy"); visits.copy(request); break;
@@ -192,7 +193,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         }
     }
 
-    /** Requests received and not yet answered. */
+    /** Requests waiting for an answer whose deadlines are watched: those not answered at once. */
     int openRequests() {
         return deadlines.open();
     }
@@ -205,11 +206,6 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
                                           "Rejecting execution due to overload: " + maxVisits + " visits already running");
         }
         exchange.whenCompleted(runningVisits::decrementAndGet);
-    }
-
-    /** Answers 504 when the request's deadline passes without an answer (spec §7.2). */
-    private void armDeadline(DocumentRequest request) {
-        deadlines.track(request);
     }
 
     private static void timeOut(DocumentRequest request) {

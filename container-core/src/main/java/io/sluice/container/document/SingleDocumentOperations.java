@@ -267,6 +267,7 @@ final class SingleDocumentOperations {
      * the backend, which applies them in that order, in the order their bodies complete.
      */
     private void enqueueWithBody(DocumentRequest request, String type, DocumentId id, Function<BodyReader.Body, Prepared> parse) {
+        request.watchDeadline(); // the body may take its time
         request.exchange().readingBody(BodyReader.read(request.exchange().request(), context.config().maxDocumentSize(),
                                                        context.bodies())).whenComplete((body, failure) -> {
             if (failure != null) {
@@ -323,6 +324,10 @@ final class SingleDocumentOperations {
         }
         catch (RuntimeException e) {
             outcome = CompletableFuture.failedFuture(e);
+        }
+        if ( ! outcome.isDone()) { // else answered below, before anything could wait for it
+            permit.waiting();
+            request.watchDeadline();
         }
         outcome.whenComplete((result, failure) -> {
             permit.release();

@@ -58,9 +58,9 @@ class AdmissionTest {
     @Test
     void oldestPendingOlderThanMaxAge_refusesNewWork_untilItIsReleased() {
         Admission admission = admission(10, 1000);
-        Admission.Permit old = admission.admit(0);
+        Admission.Permit old = waiting(admission.admit(0));
         clock.advance(Duration.ofMillis(2000));
-        Admission.Permit young = admission.admit(0);
+        Admission.Permit young = waiting(admission.admit(0));
         clock.advance(Duration.ofMillis(1001));
         assertEquals(3001, admission.oldestAgeMillis());
         assertEquals("Rejecting execution due to overload: 3.0 seconds worth of work enqueued", refusal(() -> admission.admit(0)));
@@ -75,17 +75,38 @@ class AdmissionTest {
     @Test
     void releasedOperationsOutOfOrder_areForgottenOnceTheOldestGoes() {
         Admission admission = admission(10, 1000);
-        Admission.Permit first = admission.admit(0);
+        Admission.Permit first = waiting(admission.admit(0));
         clock.advance(Duration.ofMillis(10));
-        Admission.Permit second = admission.admit(0);
+        Admission.Permit second = waiting(admission.admit(0));
         clock.advance(Duration.ofMillis(10));
-        Admission.Permit third = admission.admit(0);
+        Admission.Permit third = waiting(admission.admit(0));
         second.release();
         third.release();
         assertEquals(20, admission.oldestAgeMillis());
         first.release();
         assertEquals(0, admission.oldestAgeMillis());
         assertEquals(0, admission.pending());
+    }
+
+    @Test
+    void operationsThatNeverWaited_haveNoAge() {
+        Admission admission = admission(10, 1000);
+        Admission.Permit atOnce = admission.admit(0); // its backend call completed as it returned
+        clock.advance(Duration.ofMillis(5000));
+        assertEquals(0, admission.oldestAgeMillis());
+        assertDoesNotThrow(() -> admission.admit(0));
+        Admission.Permit done = admission.admit(0);
+        done.release();
+        done.waiting(); // completed before it could be marked waiting: stays out of the age queue
+        clock.advance(Duration.ofMillis(5000));
+        assertEquals(0, admission.oldestAgeMillis());
+        atOnce.release();
+        assertEquals(1, admission.pending()); // the count holds every operation admitted and not released
+    }
+
+    private static Admission.Permit waiting(Admission.Permit permit) {
+        permit.waiting();
+        return permit;
     }
 
     @Test

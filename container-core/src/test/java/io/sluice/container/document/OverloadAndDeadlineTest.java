@@ -40,6 +40,16 @@ class OverloadAndDeadlineTest {
     }
 
     /** A remove whose backend answers {@code outcome} gets {@code status} with the id and {@code message}. */
+    /**
+     * Waits until {@code expected} requests wait for the backend with their deadlines watched and their age counted:
+     * the handler's thread marks them just after the backend call returns, which may be after the test saw the call.
+     */
+    private void awaitWatched(int expected) throws InterruptedException {
+        for (int i = 0; i < 10_000 && fixture.handler.openRequests() != expected; i++)
+            Thread.sleep(1);
+        assertEquals(expected, fixture.handler.openRequests());
+    }
+
     private void assertRemoveAnswers(Outcome outcome, int status, String message) throws Exception {
         start(256);
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", DOC, null);
@@ -54,6 +64,7 @@ class OverloadAndDeadlineTest {
         start(256);
         LocalConnector.LocalEndPoint request = fixture.start("GET", DOC + "?timeout=1500ms", null);
         backend.next();
+        awaitWatched(1);
         fixture.clock.advance(Duration.ofMillis(1499));
         fixture.scheduler.sweepDeadlines();
         assertEquals(1, fixture.handler.openRequests()); // still unanswered one millisecond before its deadline
@@ -83,6 +94,7 @@ class OverloadAndDeadlineTest {
         response(request);
         LocalConnector.LocalEndPoint held = fixture.start("DELETE", DOC, null);
         backend.next();
+        awaitWatched(1);
         fixture.clock.advance(Duration.ofSeconds(180).minusMillis(1));
         fixture.scheduler.sweepDeadlines();
         assertEquals(1, fixture.handler.openRequests()); // unanswered one millisecond before 180 s
@@ -144,6 +156,7 @@ class OverloadAndDeadlineTest {
         start(10);
         fixture.start("DELETE", "/document/v1/ns/music/docid/a", null);
         HeldBackend.Call slow = backend.next();
+        awaitWatched(1); // counted in the age of pending work
         fixture.clock.advance(Duration.ofMillis(3001));
         HttpTester.Response response = fixture.send("DELETE", "/document/v1/ns/music/docid/c");
         assertEquals(429, response.getStatus());
@@ -160,6 +173,7 @@ class OverloadAndDeadlineTest {
         start(1);
         LocalConnector.LocalEndPoint request = fixture.start("DELETE", "/document/v1/ns/music/docid/a?timeout=1s", null);
         HeldBackend.Call call = backend.next();
+        awaitWatched(1);
         fixture.clock.advance(Duration.ofSeconds(1));
         fixture.scheduler.sweepDeadlines();
         assertEquals(504, response(request).getStatus());
