@@ -3,6 +3,7 @@ package io.sluice.http;
 import io.sluice.config.ConnectorConfig;
 import io.sluice.config.ServerConfig;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.ByteArrayEndPoint;
 import org.eclipse.jetty.io.WindowRateControl;
 import org.eclipse.jetty.server.Handler;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Vespa defaults reach Jetty's connector and HTTP/2 settings. */
@@ -51,6 +53,13 @@ class ConnectorsTest {
         assertEquals(1 << 24, h2.getInitialSessionRecvWindow());
         assertEquals(1 << 20, h2.getInitialStreamRecvWindow());
         assertInstanceOf(WindowRateControl.Factory.class, h2.getRateControlFactory());
+    }
+
+    @Test
+    void http2_announcesNoHttp3() {
+        HttpConfiguration http2 = connector.getConnectionFactory(HTTP2CServerConnectionFactory.class).getHttpConfiguration();
+        assertNull(http2.getCustomizer(HTTP2ServerConnectionFactory.AltSvcCustomizer.class));
+        assertFalse(http2.getCustomizers().isEmpty()); // the header size check stays
     }
 
     @Test

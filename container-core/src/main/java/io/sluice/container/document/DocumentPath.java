@@ -126,11 +126,13 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
         private final String rawPath;
         private final int[] bounds; // start and end of each segment in rawPath
         private final int count;
+        private final boolean escaped; // whether any segment has a % or +, so may decode to something else
 
-        private Segments(String rawPath, int[] bounds, int count) {
+        private Segments(String rawPath, int[] bounds, int count, boolean escaped) {
             this.rawPath = rawPath;
             this.bounds = bounds;
             this.count = count;
+            this.escaped = escaped;
         }
 
         /** @throws HttpStatusException 404 without the prefix, 400 for an empty, {@code .} or {@code ..} segment */
@@ -139,9 +141,14 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
                 throw nothingAt(rawPath);
             int end = rawPath.endsWith("/") ? rawPath.length() - 1 : rawPath.length();
             int count = 1;
-            for (int i = 1; i < end; i++)
-                if (rawPath.charAt(i) == '/')
+            boolean escaped = false;
+            for (int i = 1; i < end; i++) {
+                char c = rawPath.charAt(i);
+                if (c == '/')
                     count++;
+                else if (c == '%' || c == '+')
+                    escaped = true;
+            }
             int[] bounds = new int[2 * count];
             for (int segment = 0, start = 1; segment < count; segment++) {
                 int stop = rawPath.indexOf('/', start);
@@ -149,14 +156,14 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
                     stop = end;
                 bounds[2 * segment] = start;
                 bounds[2 * segment + 1] = stop;
-                check(rawPath, start, stop);
+                check(rawPath, start, stop, escaped);
                 start = stop + 1;
             }
-            return new Segments(rawPath, bounds, count);
+            return new Segments(rawPath, bounds, count, escaped);
         }
 
-        private static void check(String rawPath, int start, int end) {
-            String segment = needsDecoding(rawPath, start, end) ? decode(rawPath.substring(start, end)) : null;
+        private static void check(String rawPath, int start, int end, boolean escaped) {
+            String segment = escaped && needsDecoding(rawPath, start, end) ? decode(rawPath.substring(start, end)) : null;
             boolean bad = segment != null
                           ? segment.isEmpty() || segment.equals(".") || segment.equals("..")
                           : end == start || end - start == 1 && rawPath.charAt(start) == '.'
@@ -179,13 +186,13 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
         String decoded(int index) {
             int start = bounds[2 * index], end = bounds[2 * index + 1];
             String raw = rawPath.substring(start, end);
-            return needsDecoding(rawPath, start, end) ? decode(raw) : raw;
+            return escaped && needsDecoding(rawPath, start, end) ? decode(raw) : raw;
         }
 
         /** The decoded segments from {@code from} on, joined with {@code /}. */
         String joined(int from) {
             int start = bounds[2 * from], end = bounds[2 * count - 1];
-            if ( ! needsDecoding(rawPath, start, end))
+            if ( ! escaped || ! needsDecoding(rawPath, start, end))
                 return rawPath.substring(start, end);
             StringBuilder joined = new StringBuilder(end - start);
             for (int segment = from; segment < count; segment++)

@@ -18,6 +18,8 @@ import java.util.OptionalLong;
  */
 public final class RequestParameters {
 
+    private static final RequestParameters NONE = new RequestParameters(Map.of());
+
     private final Map<String, String> values;
 
     private RequestParameters(Map<String, String> values) {
@@ -30,17 +32,17 @@ public final class RequestParameters {
      * @throws HttpStatusException 400 if a name or value is not valid percent-encoded UTF-8
      */
     public static RequestParameters parse(String rawQuery) {
+        if (rawQuery == null || rawQuery.isEmpty())
+            return NONE;
         Map<String, String> values = new LinkedHashMap<>();
-        if (rawQuery != null && ! rawQuery.isEmpty()) {
-            for (String pair : rawQuery.split("&")) {
-                if (pair.isEmpty())
-                    continue;
-                int equals = pair.indexOf('=');
-                String name = decode(equals < 0 ? pair : pair.substring(0, equals));
-                String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
-                values.remove(name); // keeps the order of last occurrence, like the last value
-                values.put(name, value);
-            }
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty())
+                continue;
+            int equals = pair.indexOf('=');
+            String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+            String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+            values.remove(name); // keeps the order of last occurrence, like the last value
+            values.put(name, value);
         }
         return new RequestParameters(values);
     }
