@@ -29,6 +29,8 @@ public final class DocumentId {
     private final String userSpecific;
     private final String canonical;
     private volatile GlobalId globalId;
+    private long location;                  // of the group or user part, once hasLocation is true
+    private volatile boolean hasLocation;   // written after location
 
     private DocumentId(String namespace, String documentType, Long number, String group, String userSpecific) {
         this(namespace, documentType, number, group, userSpecific,
@@ -208,13 +210,17 @@ public final class DocumentId {
     /**
      * The 64-bit location that decides where the document is stored: the {@code n=} value, else the first eight bytes
      * (little-endian) of the MD5 of the group, else of the user-specific part. Ids sharing a number or group share a
-     * location, and so their low 32 bucket bits.
+     * location, and so their low 32 bucket bits. Computed once: a document's bucket and its global id both need it.
      */
     public long location() {
         if (number != null) {
             return number;
         }
-        return Md5.littleEndianLong(Md5.of(group != null ? group : userSpecific), 0);
+        if ( ! hasLocation) {
+            location = Md5.littleEndianLong(Md5.of(group != null ? group : userSpecific), 0);
+            hasLocation = true;
+        }
+        return location;
     }
 
     /** The global id Vespa derives from this id, computed once. */
