@@ -16,6 +16,8 @@
 #   CASES='.'                              extended regex on case names ("GET h2 TLS 4x256"), e.g. 'GET .* 1x'
 #   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
 #   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST
+#   CEILING_GET_BYTES=0                    if N > 0, the ceiling answers GETs with N bytes (Sluice's GET body is 1101):
+#                                          what sending a document costs without Sluice's work; 0 is the put reply
 #   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443 CEILING_PORT=29080 CEILING_TLS_PORT=29443
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -165,13 +167,15 @@ done
 
 commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
+ceiling_gets=""
+if (( ${CEILING_GET_BYTES:-0} > 0 )); then ceiling_gets=", but GETs with $CEILING_GET_BYTES bytes"; fi
 echo
 echo "### h2load: /document/v1 vs the ceiling"
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version, commit $commit, engine $BENCH_ENGINE;" \
      "${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored" \
      "documents, POST puts $DOCUMENT_BYTES-byte documents over $POST_IDS ids. req/s: median (min-max). CPU: server" \
-     "CPU microseconds per request (median). The ceiling answers every request with a fixed small body."
+     "CPU microseconds per request (median). The ceiling answers every request with a fixed small body$ceiling_gets."
 echo
 echo "| case | Sluice req/s | ceiling req/s | Sluice / ceiling | Sluice CPU µs/req | ceiling CPU µs/req |"
 echo "|---|---:|---:|---:|---:|---:|"

@@ -201,9 +201,11 @@ bench_start_sluice() {
 }
 
 # Starts the ceiling (bare Jetty with Sluice's connectors) on cleartext port $1 and TLS port $2, and waits for it.
+# CEILING_GET_BYTES=N makes it answer GETs with N-byte bodies instead of the small put reply it answers everything with.
 bench_start_ceiling() {
   # shellcheck disable=SC2086
-  bench_start ceiling java $BENCH_JAVA_OPTS -cp "$bench_server_jar" "$bench_root/bench/ceiling/CeilingServer.java" \
+  bench_start ceiling java $BENCH_JAVA_OPTS ${CEILING_GET_BYTES:+-Dceiling.getBytes=$CEILING_GET_BYTES} \
+              -cp "$bench_server_jar" "$bench_root/bench/ceiling/CeilingServer.java" \
               "$1" "$2" "$bench_work/key.pem" "$bench_work/cert.pem"
   ceiling_pid="$bench_last_pid"
   bench_wait_ready "$ceiling_pid" "$1" ceiling

@@ -2,8 +2,10 @@ import io.sluice.config.ConnectorConfig;
 import io.sluice.config.ServerConfig;
 import io.sluice.config.SslConfig;
 import io.sluice.http.Connectors;
+import io.sluice.http.common.BodySlabs;
 import io.sluice.http.tls.TlsContextFactories;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -25,14 +27,30 @@ import java.util.Optional;
  * a single handler that answers every request with a fixed small JSON body, the size of a /document/v1 put reply. No routing, statistics,
  * compression or graceful-stop wrappers: whatever Sluice adds on top is the gap to this.
  *
+ * <p>With {@code -Dceiling.getBytes=N} it answers GETs with an N-byte JSON body instead, e.g. the size of the document
+ * Sluice returns, to tell the cost of sending those bytes from the cost of Sluice's own work. Each such body is copied
+ * into a slab first, as Sluice's are ({@link BodySlabs}: Jetty's HTTP/2 flusher copies it then, instead of listing it).
+ *
  * Run from the repository root, with the server jar built:
- *   java -cp http-server/target/sluice-server.jar bench/ceiling/CeilingServer.java PORT [TLS_PORT KEY.pem CERT.pem]
+ *   java [-Dceiling.getBytes=N] -cp http-server/target/sluice-server.jar bench/ceiling/CeilingServer.java PORT [TLS_PORT KEY.pem CERT.pem]
  */
 public class CeilingServer {
 
     static final class Fixed extends Handler.Abstract.NonBlocking {
         private static final PreEncodedHttpField contentType = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json; charset=UTF-8");
-        private final ByteBuffer body = ByteBuffer.wrap("{\"pathId\":\"/document/v1/ns/music/docid/1\",\"id\":\"id:ns:music::1\"}".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
+        private static final String REPLY = "{\"pathId\":\"/document/v1/ns/music/docid/1\",\"id\":\"id:ns:music::1\"}";
+        private final ByteBuffer body = ByteBuffer.wrap(REPLY.getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
+        private final byte[] getBody = getBody(Integer.getInteger("ceiling.getBytes", 0));
+
+        /** An N-byte body, {@code REPLY} with a text field padded to length; null if N is 0. */
+        private static byte[] getBody(int bytes) {
+            if (bytes == 0) return null;
+            String start = REPLY.substring(0, REPLY.length() - 1) + ",\"fields\":{\"text\":\"", end = "\"}}";
+            if (bytes < start.length() + end.length())
+                throw new IllegalArgumentException("ceiling.getBytes must be 0 or at least " + (start.length() + end.length()));
+            String json = start + "x".repeat(bytes - start.length() - end.length()) + end;
+            return json.getBytes(StandardCharsets.UTF_8);
+        }
 
         /**
          * Reads the request body to its end first, as any server that uses it must. Answering a POST before its body
@@ -41,15 +59,16 @@ public class CeilingServer {
          */
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
-            Content.Source.consumeAll(request, Callback.from(() -> answer(response, callback), callback::failed));
+            ByteBuffer answer = getBody != null && HttpMethod.GET.is(request.getMethod()) ? BodySlabs.of(getBody) : body.slice();
+            Content.Source.consumeAll(request, Callback.from(() -> answer(response, answer, callback), callback::failed));
             return true;
         }
 
-        private void answer(Response response, Callback callback) {
+        private void answer(Response response, ByteBuffer answer, Callback callback) {
             response.setStatus(200);
             response.getHeaders().put(contentType);
-            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
-            response.write(true, body.slice(), callback);
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, answer.remaining());
+            response.write(true, answer, callback);
         }
     }
 
