@@ -104,11 +104,6 @@ class AdmissionTest {
         assertEquals(1, admission.pending()); // the count holds every operation admitted and not released
     }
 
-    private static Admission.Permit waiting(Admission.Permit permit) {
-        permit.waiting();
-        return permit;
-    }
-
     @Test
     void release_isIdempotent() {
         Admission admission = admission(10, 1000);
@@ -127,6 +122,11 @@ class AdmissionTest {
         assertEquals(0, admission.pending());
         admission.admit(0);
         assertEquals("Rejecting execution due to overload: 1 requests already enqueued", refusal(admission::check));
+    }
+
+    private static Admission.Permit waiting(Admission.Permit permit) {
+        permit.waiting();
+        return permit;
     }
 
 }
