@@ -32,7 +32,8 @@ import java.util.Optional;
  * into a slab first, as Sluice's are ({@link BodySlabs}: Jetty's HTTP/2 flusher copies it then, instead of listing it).
  *
  * Run from the repository root, with the server jar built:
- *   java [-Dceiling.getBytes=N] -cp http-server/target/sluice-server.jar bench/ceiling/CeilingServer.java PORT [TLS_PORT KEY.pem CERT.pem]
+ *   java [-Dceiling.getBytes=N] -cp http-server/target/sluice-server.jar bench/ceiling/CeilingServer.java \
+ *        PORT [TLS_PORT KEY.pem CERT.pem]
  */
 public class CeilingServer {
 
@@ -47,7 +48,8 @@ public class CeilingServer {
             if (bytes == 0) return null;
             String start = REPLY.substring(0, REPLY.length() - 1) + ",\"fields\":{\"text\":\"", end = "\"}}";
             if (bytes < start.length() + end.length())
-                throw new IllegalArgumentException("ceiling.getBytes must be 0 or at least " + (start.length() + end.length()));
+                throw new IllegalArgumentException("ceiling.getBytes must be 0 or at least "
+                                                   + (start.length() + end.length()));
             String json = start + "x".repeat(bytes - start.length() - end.length()) + end;
             return json.getBytes(StandardCharsets.UTF_8);
         }
@@ -59,8 +61,10 @@ public class CeilingServer {
          */
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
-            ByteBuffer answer = getBody != null && HttpMethod.GET.is(request.getMethod()) ? BodySlabs.of(getBody) : body.slice();
-            Content.Source.consumeAll(request, Callback.from(() -> answer(response, answer, callback), callback::failed));
+            boolean get = getBody != null && HttpMethod.GET.is(request.getMethod());
+            ByteBuffer answer = get ? BodySlabs.of(getBody) : body.slice();
+            Content.Source.consumeAll(request, Callback.from(() -> answer(response, answer, callback),
+                                                             callback::failed));
             return true;
         }
 

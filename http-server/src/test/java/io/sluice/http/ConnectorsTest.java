@@ -57,7 +57,8 @@ class ConnectorsTest {
 
     @Test
     void http2_announcesNoHttp3() {
-        HttpConfiguration http2 = connector.getConnectionFactory(HTTP2CServerConnectionFactory.class).getHttpConfiguration();
+        HttpConfiguration http2 = connector.getConnectionFactory(HTTP2CServerConnectionFactory.class)
+                                           .getHttpConfiguration();
         assertNull(http2.getCustomizer(HTTP2ServerConnectionFactory.AltSvcCustomizer.class));
         assertFalse(http2.getCustomizers().isEmpty()); // the header size check stays
     }

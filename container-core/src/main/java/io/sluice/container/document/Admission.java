@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * on one document in the order of the calls ({@code ContentBackend}). So the engines' own queues hold the waiting
  * work, and the age of the oldest pending operation says how far behind they are.
  *
- * <p>Lock-free: admission and release are a few atomic updates; pending operations are kept in admission order so that
- * the oldest is found at the head, and released ones are dropped from the head as admissions pass by.
+ * <p>Lock-free: admission and release are a few atomic updates; pending operations whose backend call did not complete
+ * as it returned are kept in the order they began to wait, which is their admission order within microseconds, so
+ * that the oldest is found at the head, and released ones are dropped from the head as admissions pass by.
  */
 public final class Admission {
 
@@ -66,7 +67,8 @@ public final class Admission {
     }
 
     /**
-     * Admits an operation holding {@code size} body bytes; {@link Permit#release} it when its backend call completes.
+     * Admits an operation holding {@code size} body bytes; mark it {@link Permit#waiting} if its backend call did not
+     * complete as it returned, and {@link Permit#release} it when that call completes.
      *
      * @throws HttpStatusException 429 with Vespa's text if too much work is pending
      */

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Answers requests whose deadline passes unanswered, with one periodic sweep instead of a timer per request: a request
- * joins a concurrent set when it arrives and leaves it when it is answered, and every {@code tick} the sweep hands
+ * joins a concurrent set when it may wait ({@link DocumentRequest#watchDeadline}: its body is read, its backend call
+ * did not complete as it returned, it visits) and leaves it when it is answered, and every {@code tick} the sweep hands
  * those whose deadline has passed to {@code expire}. A deadline is thus met at most one tick late, while a request
  * costs one set insertion and one removal, with no lock shared by all requests. Thread-safe.
  */

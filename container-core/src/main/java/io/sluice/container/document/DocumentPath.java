@@ -163,7 +163,8 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
         }
 
         private static void check(String rawPath, int start, int end, boolean escaped) {
-            String segment = escaped && needsDecoding(rawPath, start, end) ? decode(rawPath.substring(start, end)) : null;
+            String segment = escaped && needsDecoding(rawPath, start, end) ? decode(rawPath.substring(start, end))
+                                                                            : null;
             boolean bad = segment != null
                           ? segment.isEmpty() || segment.equals(".") || segment.equals("..")
                           : end == start || end - start == 1 && rawPath.charAt(start) == '.'

@@ -19,8 +19,8 @@ import java.util.Optional;
 public final class DocumentResponses {
 
     /**
-     * A status and body to send; the body from its position to its limit, which {@link Exchange#respond} does not
-     * move.
+     * A status and body to send once: the body from its position to its limit, which sending may consume (a large
+     * body is handed to Jetty as it is).
      */
     public record Reply(int status, ByteBuffer body) {
 
@@ -106,7 +106,8 @@ public final class DocumentResponses {
      * {@code writer} writes them: the engine's stored fields as they are when it has them in that form
      * ({@link Outcome#fieldsJson()}), else written from the decoded document.
      */
-    public static ByteBuffer found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer, Trace trace) {
+    public static ByteBuffer found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer,
+                                   Trace trace) {
         FieldsJson stored = outcome.fieldsJson().orElse(null);
         if (stored != null && isQuiet(trace) && writer.tensorFormat() == FieldsJson.TENSOR_FORMAT) {
             ByteBuffer plain = PlainJson.idBody(pathId, id.toString(), stored);

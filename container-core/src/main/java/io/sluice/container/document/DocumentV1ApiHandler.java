@@ -29,9 +29,9 @@ import java.util.function.LongSupplier;
 /**
  * Vespa's {@code /document/v1} API (bound to {@code http://*}{@code /document/v1/*}). Only dispatches: matches the
  * path ({@link DocumentPath}), answers OPTIONS and wrong methods, parses the shared parameters
- * ({@link RequestParameters}), arms the request deadline, and hands the request to {@link SingleDocumentOperations}
- * or to the {@link VisitRoutes}. Every error becomes a JSON response through {@link DocumentResponses}; an
- * unexpected exception is a 500, logged once. Never blocks.
+ * ({@link RequestParameters}), gives the request its deadline, and hands the request to
+ * {@link SingleDocumentOperations} or to the {@link VisitRoutes}. Every error becomes a JSON response through
+ * {@link DocumentResponses}; an unexpected exception is a 500, logged once. Never blocks.
  *
  * <p>Owns the content backends: stopping the handler (after the server's graceful drain) closes them.
  */

@@ -129,7 +129,8 @@ public final class Exchange {
 
     /**
      * Sends a whole JSON response, unless one was already decided: {@code body} from its position to its limit, as it
-     * is if it is a view of a larger array (see {@link BodySlabs#of(ByteBuffer)}), so it must not change after this.
+     * is if it is a view of a larger array (see {@link BodySlabs#of(ByteBuffer)}), so it must not change after this,
+     * and the write may consume it.
      *
      * @return whether this call sent the response
      */

@@ -14,7 +14,8 @@ class BytesMetricsTest {
     @Test
     void everyBody_isCountedOnce() throws Exception {
         try (HandlerFixture fixture = HandlerFixture.create()) {
-            String document = "{\"fields\":{\"title\":\"Hey\"}}", update = "{\"fields\":{\"title\":{\"assign\":\"Ho\"}}}";
+            String document = "{\"fields\":{\"title\":\"Hey\"}}";
+            String update = "{\"fields\":{\"title\":{\"assign\":\"Ho\"}}}";
             long sent = 0;
             for (HttpTester.Response response : new HttpTester.Response[] {
                     fixture.send("POST", "/document/v1/ns/music/docid/a", document),

@@ -19,14 +19,14 @@ class FailuresTest {
     void documentException_is400WithItsMessage_evenWrapped() {
         DocumentResponses.Reply reply = Failures.reply(PATH, new CompletionException(new io.sluice.document.IllegalDocumentIdException("bad field")), "testing");
         assertEquals(400, reply.status());
-        assertEquals(Map.of("pathId", PATH, "message", "bad field"), JsonTree.parse(new String(reply.bytes(), java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(Map.of("pathId", PATH, "message", "bad field"), JsonTree.parse(text(reply)));
     }
 
     @Test
     void httpStatusException_keepsItsStatusAndMessage() {
         DocumentResponses.Reply reply = Failures.reply(PATH, new HttpStatusException(429, "busy"), "testing");
         assertEquals(429, reply.status());
-        assertEquals(Map.of("pathId", PATH, "message", "busy"), JsonTree.parse(new String(reply.bytes(), java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(Map.of("pathId", PATH, "message", "busy"), JsonTree.parse(text(reply)));
     }
 
     @Test
@@ -35,6 +35,10 @@ class FailuresTest {
         assertEquals(500, Failures.reply(PATH, new IllegalStateException("bug"), "testing").status());
         assertEquals(500, Failures.reply(PATH, new CompletionException(new NullPointerException()), "testing").status());
         assertEquals(500, Failures.reply(PATH, new AssertionError("bug"), "testing").status());
+    }
+
+    private static String text(DocumentResponses.Reply reply) {
+        return new String(reply.bytes(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
 }

@@ -29,7 +29,8 @@ class PlainJsonTest {
                 ByteBuffer plain = PlainJson.idBody(pathId, id, null);
                 assertNotNull(plain, pathId + " " + id);
                 assertArrayEquals(jackson(pathId, id, null), bytes(plain), pathId + " " + id);
-                assertArrayEquals(jackson(pathId, id, fields), bytes(PlainJson.idBody(pathId, id, fields)), pathId + " " + id);
+                assertArrayEquals(jackson(pathId, id, fields), bytes(PlainJson.idBody(pathId, id, fields)),
+                                  pathId + " " + id);
             }
     }
 

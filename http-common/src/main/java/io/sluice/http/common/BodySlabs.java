@@ -45,7 +45,8 @@ public final class BodySlabs {
     public static ByteBuffer of(ByteBuffer body) {
         if ( ! body.hasArray() || body.capacity() > MAX_COPIED_BYTES) return body;
         ByteBuffer view = allocate(body.remaining());
-        System.arraycopy(body.array(), body.arrayOffset() + body.position(), view.array(), view.position(), body.remaining());
+        System.arraycopy(body.array(), body.arrayOffset() + body.position(), view.array(), view.position(),
+                         body.remaining());
         return view;
     }
 
