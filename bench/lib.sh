@@ -203,6 +203,7 @@ bench_start_sluice() {
 # Starts the ceiling (bare Jetty with Sluice's connectors) on cleartext port $1 and TLS port $2, and waits for it.
 # CEILING_GET_BYTES=N makes it answer GETs with N-byte bodies instead of the small put reply it answers everything with.
 bench_start_ceiling() {
+  [[ "${CEILING_GET_BYTES:-0}" =~ ^[0-9]+$ ]] || bench_die "CEILING_GET_BYTES must be a byte count, not '$CEILING_GET_BYTES'"
   # shellcheck disable=SC2086
   bench_start ceiling java $BENCH_JAVA_OPTS ${CEILING_GET_BYTES:+-Dceiling.getBytes=$CEILING_GET_BYTES} \
               -cp "$bench_server_jar" "$bench_root/bench/ceiling/CeilingServer.java" \

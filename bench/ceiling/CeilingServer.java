@@ -41,7 +41,7 @@ public class CeilingServer {
         private static final PreEncodedHttpField contentType = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json; charset=UTF-8");
         private static final String REPLY = "{\"pathId\":\"/document/v1/ns/music/docid/1\",\"id\":\"id:ns:music::1\"}";
         private final ByteBuffer body = ByteBuffer.wrap(REPLY.getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
-        private final byte[] getBody = getBody(Integer.getInteger("ceiling.getBytes", 0));
+        private final byte[] getBody = getBody(Integer.parseInt(System.getProperty("ceiling.getBytes", "0")));
 
         /** An N-byte body, {@code REPLY} with a text field padded to length; null if N is 0. */
         private static byte[] getBody(int bytes) {
