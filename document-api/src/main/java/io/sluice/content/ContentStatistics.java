@@ -18,6 +18,12 @@ public final class ContentStatistics {
     public static final String MEMTABLE_BYTES = "memtable_bytes";
     /** Operations issued to the backend and not yet completed. */
     public static final String PENDING_OPERATIONS = "pending_operations";
+    /** Reads of a stored document answered from the engine's cache of recently read documents, since it opened. */
+    public static final String DOCUMENT_CACHE_HITS = "document_cache_hits";
+    /** Reads of a stored document not in the engine's document cache (so read from the store), since it opened. */
+    public static final String DOCUMENT_CACHE_MISSES = "document_cache_misses";
+    /** Bytes the engine's document cache holds now. */
+    public static final String DOCUMENT_CACHE_BYTES = "document_cache_bytes";
     /** Seconds opening the store took, recovery from its log included. */
     public static final String RECOVERY_SECONDS = "recovery_seconds";
 

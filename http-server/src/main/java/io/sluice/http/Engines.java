@@ -53,10 +53,14 @@ final class Engines {
     static ContentBackendFactory embedded(Optional<Path> dataRoot) {
         return (cluster, application, types) -> EmbeddedContentBackend.open(
                 options(cluster, () -> {
-                    long blockCache = defaultBlockCacheBytes(memoryBytes(), embeddedClusters(application));
+                    int stores = embeddedClusters(application);
+                    long blockCache = defaultBlockCacheBytes(memoryBytes(), stores);
+                    long documentCache = EmbeddedOptions.defaultDocumentCacheBytes(Runtime.getRuntime().maxMemory(),
+                                                                                   stores);
                     return EmbeddedOptions.builder(dataDirectory(dataRoot, cluster, application), types)
                                           .blockCacheBytes(blockCache)
-                                          .engineOptions(cluster.engineOptions()) // block-cache there wins
+                                          .documentCacheBytes(documentCache)
+                                          .engineOptions(cluster.engineOptions()) // the cluster's sizes win
                                           .build();
                 }));
     }

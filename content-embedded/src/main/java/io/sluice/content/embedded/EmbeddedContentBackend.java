@@ -108,6 +108,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final LongAdder handedOff = new LongAdder();
     /** Whether operations that read try the caller's thread first. */
     private final CachedReadOdds cachedReadOdds = new CachedReadOdds();
+    /** Recently read documents, which the writer keeps true. */
+    private final DocumentCache cache;
     /** Statistics read the database under the read lock; closing it takes the write lock, so reads never see it gone. */
     private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
 
@@ -125,8 +127,9 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.clock = options.clock();
         this.reader = DocumentJsonReader.stored(options.documentTypes());
         this.ceiling = openCeiling(store);
+        this.cache = DocumentCache.of(options.documentCacheBytes());
         this.operations = new StoreOperations(store.db(), store.families(BucketSpace.GLOBAL).documents, reader, clock,
-                                              ceiling.floor());
+                                              ceiling.floor(), cache);
         this.sequencer = new OperationSequencer("embedded", clock, options.maxPendingOperations(), closed::get,
                                                 EmbeddedContentBackend::unexpected);
         this.retentionMicros = Timestamps.micros(options.tombstoneRetention());
@@ -134,7 +137,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         this.executor = new ThreadPoolExecutor(options.threads(), options.threads(), 0, TimeUnit.MILLISECONDS,
                                                new ArrayBlockingQueue<>(options.maxPendingOperations() + 1024),
                                                daemonThreads("sluice-embedded-"));
-        this.writer = new GroupWriter(store.db(), options.durability(), ceiling, options.maxPendingOperations(),
+        this.writer = new GroupWriter(store.db(), options.durability(), ceiling, cache, options.maxPendingOperations(),
                                       "sluice-embedded-writer-" + THREAD_COUNTER.incrementAndGet(), executor);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-embedded-sweep-"));
         long interval = options.tombstoneSweepInterval().toMillis();
@@ -293,6 +296,11 @@ public final class EmbeddedContentBackend implements ContentBackend {
         figures.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
         figures.put(ContentStatistics.PENDING_OPERATIONS, stats.pendingOperations());
         figures.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        if (cache.enabled()) {
+            figures.put(ContentStatistics.DOCUMENT_CACHE_HITS, cache.hits());
+            figures.put(ContentStatistics.DOCUMENT_CACHE_MISSES, cache.misses());
+            figures.put(ContentStatistics.DOCUMENT_CACHE_BYTES, cache.bytes());
+        }
         return figures;
     }
 
@@ -415,6 +423,11 @@ public final class EmbeddedContentBackend implements ContentBackend {
     /** The open store, for tests. */
     RocksStore store() {
         return store;
+    }
+
+    /** The cache of recently read documents, for tests. */
+    DocumentCache documentCache() {
+        return cache;
     }
 
     /** How many operations so far were handed to a store thread instead of running on the caller's. */

@@ -15,12 +15,15 @@ import java.util.Objects;
  */
 public final class EmbeddedOptions {
 
+    private static final long DEFAULT_DOCUMENT_CACHE_BYTES = 64L << 20;
+
     private final Path dataDirectory;
     private final DocumentTypes documentTypes;
     private final Durability durability;
     private final Duration tombstoneRetention;
     private final Duration tombstoneSweepInterval;
     private final long blockCacheBytes;
+    private final long documentCacheBytes;
     private final long writeBufferBytes;
     private final long minFreeDiskBytes;
     private final Clock clock;
@@ -35,6 +38,7 @@ public final class EmbeddedOptions {
         this.tombstoneRetention = builder.tombstoneRetention;
         this.tombstoneSweepInterval = builder.tombstoneSweepInterval;
         this.blockCacheBytes = builder.blockCacheBytes;
+        this.documentCacheBytes = builder.documentCacheBytes;
         this.writeBufferBytes = builder.writeBufferBytes;
         this.minFreeDiskBytes = builder.minFreeDiskBytes;
         this.clock = builder.clock;
@@ -45,8 +49,9 @@ public final class EmbeddedOptions {
 
     /**
      * A builder for a store in {@code dataDirectory} (created if missing) holding documents of {@code types}, with
-     * {@link Durability#LOG}, 14 days tombstone retention, a 64 MiB block cache, 64 MiB of write buffers, writes
-     * refused below 1 GiB free disk, the system UTC clock and 16 distribution bits.
+     * {@link Durability#LOG}, 14 days tombstone retention, a 64 MiB block cache, a document cache of
+     * {@link #defaultDocumentCacheBytes} of this JVM's heap for one store, 64 MiB of write buffers, writes refused
+     * below 1 GiB free disk, the system UTC clock and 16 distribution bits.
      */
     public static Builder builder(Path dataDirectory, DocumentTypes types) {
         return new Builder(dataDirectory, types);
@@ -78,6 +83,22 @@ public final class EmbeddedOptions {
     /** Size of the block cache of data, index and filter blocks, shared by every column family. */
     public long blockCacheBytes() {
         return blockCacheBytes;
+    }
+
+    /**
+     * Most bytes of the cache of recently read documents' stored values, on the JVM's heap, in front of the store
+     * ({@link DocumentCache}); 0 for none.
+     */
+    public long documentCacheBytes() {
+        return documentCacheBytes;
+    }
+
+    /**
+     * The document cache of each of {@code stores} stores in a JVM whose heap may grow to {@code heapBytes}, when not
+     * configured: together a sixteenth of the heap, at most 64 MiB.
+     */
+    public static long defaultDocumentCacheBytes(long heapBytes, int stores) {
+        return Math.min(DEFAULT_DOCUMENT_CACHE_BYTES, Math.max(0, heapBytes) / 16) / Math.max(1, stores);
     }
 
     /** Most memory all memtables together may use before they are flushed. */
@@ -112,8 +133,8 @@ public final class EmbeddedOptions {
     @Override
     public String toString() {
         return "embedded store at " + dataDirectory + " (" + durability + ", tombstones kept " + tombstoneRetention
-               + ", block cache " + blockCacheBytes + " B, write buffers " + writeBufferBytes + " B, min free disk "
-               + minFreeDiskBytes + " B)";
+               + ", block cache " + blockCacheBytes + " B, document cache " + documentCacheBytes
+               + " B, write buffers " + writeBufferBytes + " B, min free disk " + minFreeDiskBytes + " B)";
     }
 
     /** Collects {@link EmbeddedOptions}; every setter names the bad value it rejects. Not thread-safe. */
@@ -127,6 +148,7 @@ public final class EmbeddedOptions {
         private Duration tombstoneRetention = Duration.ofDays(14);
         private Duration tombstoneSweepInterval = Duration.ofMinutes(10);
         private long blockCacheBytes = 64 * MIB;
+        private long documentCacheBytes = defaultDocumentCacheBytes(Runtime.getRuntime().maxMemory(), 1);
         private long writeBufferBytes = 64 * MIB;
         private long minFreeDiskBytes = 1024 * MIB;
         private Clock clock = SystemUtcClock.instance();
@@ -163,6 +185,12 @@ public final class EmbeddedOptions {
         /** At least 1 MiB. */
         public Builder blockCacheBytes(long bytes) {
             this.blockCacheBytes = atLeast("blockCacheBytes", bytes, MIB);
+            return this;
+        }
+
+        /** 0 for no document cache. */
+        public Builder documentCacheBytes(long bytes) {
+            this.documentCacheBytes = atLeast("documentCacheBytes", bytes, 0);
             return this;
         }
 
@@ -204,9 +232,9 @@ public final class EmbeddedOptions {
 
         /**
          * Applies the options of a services.xml {@code <embedded/>} engine element: {@code sync},
-         * {@code tombstone-retention}, {@code block-cache}, {@code write-buffers}, {@code min-free-disk},
-         * {@code threads} and {@code max-pending}; sizes like {@code 64m}, durations like {@code 14d} or
-         * {@code PT1H}.
+         * {@code tombstone-retention}, {@code block-cache}, {@code document-cache}, {@code write-buffers},
+         * {@code min-free-disk}, {@code threads} and {@code max-pending}; sizes like {@code 64m}, durations like
+         * {@code 14d} or {@code PT1H}.
          *
          * @throws IllegalArgumentException naming the option and value if an option is unknown or its value bad
          */

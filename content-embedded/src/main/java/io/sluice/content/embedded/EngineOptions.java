@@ -17,6 +17,7 @@ import java.util.TreeSet;
  *   <tr><td>{@code sync}</td><td>{@code true}: {@link Durability#SYNC}; {@code false}: {@link Durability#LOG}</td></tr>
  *   <tr><td>{@code tombstone-retention}</td><td>{@link EmbeddedOptions#tombstoneRetention()}</td></tr>
  *   <tr><td>{@code block-cache}</td><td>{@link EmbeddedOptions#blockCacheBytes()}</td></tr>
+ *   <tr><td>{@code document-cache}</td><td>{@link EmbeddedOptions#documentCacheBytes()}</td></tr>
  *   <tr><td>{@code write-buffers}</td><td>{@link EmbeddedOptions#writeBufferBytes()}</td></tr>
  *   <tr><td>{@code min-free-disk}</td><td>{@link EmbeddedOptions#minFreeDiskBytes()}</td></tr>
  *   <tr><td>{@code threads}</td><td>{@link EmbeddedOptions#threads()}</td></tr>
@@ -26,8 +27,8 @@ import java.util.TreeSet;
 final class EngineOptions {
 
     private static final Set<String> KNOWN = new TreeSet<>(Set.of("sync", "tombstone-retention", "block-cache",
-                                                                  "write-buffers", "min-free-disk", "threads",
-                                                                  "max-pending"));
+                                                                  "document-cache", "write-buffers", "min-free-disk",
+                                                                  "threads", "max-pending"));
 
     private EngineOptions() { }
 
@@ -45,6 +46,7 @@ final class EngineOptions {
                     case "sync": builder.durability(bool(value) ? Durability.SYNC : Durability.LOG); break;
                     case "tombstone-retention": builder.tombstoneRetention(duration(value)); break;
                     case "block-cache": builder.blockCacheBytes(bytes(value)); break;
+                    case "document-cache": builder.documentCacheBytes(bytes(value)); break;
                     case "write-buffers": builder.writeBufferBytes(bytes(value)); break;
                     case "min-free-disk": builder.minFreeDiskBytes(bytes(value)); break;
                     case "threads": builder.threads(Integer.parseInt(value)); break;

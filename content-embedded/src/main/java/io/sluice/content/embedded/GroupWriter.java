@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
  * <p>It also keeps the store's {@link TimestampCeiling}: every batch that carries a timestamp above the persisted
  * ceiling carries a new ceiling too, so after a restart (even a crash) the engine's clock starts above every
  * timestamp it wrote before, without reading anything per operation.
+ *
+ * <p>And it keeps the {@link DocumentCache} true: after each batch, before any of its futures completes, it tells the
+ * cache what it wrote.
  */
 final class GroupWriter implements StoreWriter {
 
@@ -40,6 +43,7 @@ final class GroupWriter implements StoreWriter {
     private final RocksDB db;
     private final Executor completions;
     private final TimestampCeiling ceiling;
+    private final DocumentCache cache;
     private final WriteOptions options;
     private final WriteOptions fast;
     private final BlockingQueue<Pending> queue;
@@ -61,13 +65,15 @@ final class GroupWriter implements StoreWriter {
 
     /**
      * A writer as durable as {@code durability} whose writes complete their futures on {@code completions} (inline
-     * if that executor refuses, e.g. once shut down), keeping {@code ceiling} above every timestamp written.
+     * if that executor refuses, e.g. once shut down), keeping {@code ceiling} above every timestamp written and
+     * {@code cache} true.
      */
-    GroupWriter(RocksDB db, Durability durability, TimestampCeiling ceiling, int capacity, String name,
-                Executor completions) {
+    GroupWriter(RocksDB db, Durability durability, TimestampCeiling ceiling, DocumentCache cache, int capacity,
+                String name, Executor completions) {
         this.db = db;
         this.completions = completions;
         this.ceiling = ceiling;
+        this.cache = cache;
         this.options = new WriteOptions().setSync(durability == Durability.SYNC).setDisableWAL(false);
         this.fast = StalledWrites.noSlowdown(options);
         this.queue = new ArrayBlockingQueue<>(capacity);
@@ -131,6 +137,13 @@ final class GroupWriter implements StoreWriter {
             }
         } catch (RocksDBException e) {
             failure = e;
+        }
+        if (cache.enabled()) {
+            for (Pending pending : group) {
+                for (Mutation mutation : pending.mutations) {
+                    mutation.writtenTo(cache, failure == null);
+                }
+            }
         }
         for (int from = 0; from < group.size(); from += COMPLETIONS_PER_TASK) {
             complete(group.subList(from, Math.min(group.size(), from + COMPLETIONS_PER_TASK)), failure);

@@ -25,6 +25,11 @@ final class Mutation {
         return new Mutation(family, key, null);
     }
 
+    /** Tells {@code cache} this mutation was written ({@code known}), or may have been (a failed batch). */
+    void writtenTo(DocumentCache cache, boolean known) {
+        cache.written(family, key, value, known);
+    }
+
     /** Adds this mutation to {@code batch}. */
     void addTo(WriteBatch batch) throws RocksDBException {
         if (value == null) {

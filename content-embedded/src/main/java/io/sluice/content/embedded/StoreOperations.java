@@ -38,6 +38,7 @@ final class StoreOperations {
     private final DocumentJsonReader reader;
     private final Clock clock;
     private final Timestamps timestamps;
+    private final DocumentCache cache;
     private final ReadOptions reads = new ReadOptions();
     /** Reads that answer Incomplete instead of reading a file: what the memtables and the block cache hold. */
     private final ReadOptions cachedReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
@@ -48,10 +49,13 @@ final class StoreOperations {
     /**
      * Operations on {@code db} whose timestamps come from {@code clock}, each above {@code floor} (every timestamp
      * already stored, {@link TimestampCeiling}) and above the one before. Conditions read imported fields from the
-     * parents in {@code globalDocuments}.
+     * parents in {@code globalDocuments}. Whole documents are read through {@code cache}, which the store's writer
+     * keeps true.
      */
-    StoreOperations(RocksDB db, ColumnFamilyHandle globalDocuments, DocumentJsonReader reader, Clock clock, long floor) {
+    StoreOperations(RocksDB db, ColumnFamilyHandle globalDocuments, DocumentJsonReader reader, Clock clock, long floor,
+                    DocumentCache cache) {
         this.db = db;
+        this.cache = cache;
         this.globalDocuments = globalDocuments;
         this.reader = reader;
         this.clock = clock;
@@ -148,7 +152,7 @@ final class StoreOperations {
         return id -> {
             byte[] value;
             try {
-                value = db.get(globalDocuments, reads, StoreKeys.of(DocumentKey.of(id)));
+                value = read(globalDocuments, StoreKeys.of(DocumentKey.of(id)), reads);
             } catch (RocksDBException e) {
                 throw new ParentReadFailure(e);
             }
@@ -243,7 +247,18 @@ final class StoreOperations {
     }
 
     private byte[] read(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException {
-        return db.get(families.documents, reads, key);
+        return read(families.documents, key, reads);
+    }
+
+    /** The stored value of {@code key} in {@code documents}, from the cache if there, else from the store (cached). */
+    private byte[] read(ColumnFamilyHandle documents, byte[] key, ReadOptions reads) throws RocksDBException {
+        long stamp = cache.stamp(key);
+        byte[] value = cache.get(documents, key);
+        if (value == null) {
+            value = db.get(documents, reads, key);
+            cache.offer(documents, key, stamp, value);
+        }
+        return value;
     }
 
     /** The first {@link StoredValue#HEADER_BYTES} of the stored value (enough for its kind and timestamp), or null. */

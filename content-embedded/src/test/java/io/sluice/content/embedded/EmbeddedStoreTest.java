@@ -39,6 +39,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -277,6 +278,83 @@ class EmbeddedStoreTest {
         assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
         backend.store().db().compactRange();
         assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
+    }
+
+    @Test
+    void get_ofCachedDocument_seesEveryLaterWrite() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "Hey"), until()));
+        assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until())))); // from the store: cached
+        assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until()))));
+
+        await(backend.put(song("a", "Jude"), until()));
+        assertEquals("Jude", title(await(backend.get(id("a"), FieldSet.all(), until()))));
+        DocumentSelection wasJude = DocumentSelection.parse("music.title == 'Jude'");
+        Outcome conditional = await(backend.put(song("a", "Let it be"), until().withCondition(wasJude)));
+        assertEquals(Status.SUCCESS, conditional.status(), conditional::toString);
+        assertEquals("Let it be", title(await(backend.get(id("a"), FieldSet.all(), until()))));
+        await(backend.remove(id("a"), until()));
+        assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
+
+        Map<String, Number> figures = backend.statistics();
+        assertEquals(1L, figures.get(ContentStatistics.DOCUMENT_CACHE_MISSES), figures::toString);
+        // Four gets after the first, and the condition's read of the stored version.
+        assertEquals(5L, figures.get(ContentStatistics.DOCUMENT_CACHE_HITS), figures::toString);
+    }
+
+    @Test
+    void get_whileAnotherThreadRewritesTheDocument_returnsTheLastAcknowledgedVersion() throws Exception {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("a", "0"), until()));
+        AtomicBoolean done = new AtomicBoolean();
+        List<Thread> readers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) { // reads racing the writes, offering what they read to the cache
+            Thread reader = new Thread(() -> {
+                while (!done.get()) {
+                    await(backend.get(id("a"), FieldSet.all(), until()));
+                }
+            });
+            reader.start();
+            readers.add(reader);
+        }
+        try {
+            for (int i = 1; i <= 300; i++) {
+                await(backend.put(song("a", Integer.toString(i)), until()));
+
+                assertEquals(Integer.toString(i), title(await(backend.get(id("a"), FieldSet.all(), until()))));
+            }
+        } finally {
+            done.set(true);
+            for (Thread reader : readers) {
+                reader.join();
+            }
+        }
+    }
+
+    @Test
+    void sweep_ofCachedTombstone_dropsItFromTheCache() {
+        EmbeddedContentBackend backend = open(options().tombstoneRetention(Duration.ofHours(1)));
+        await(backend.put(song("a", "Hey"), until()));
+        await(backend.remove(id("a"), until()));
+        assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
+        assertTrue(backend.statistics().get(ContentStatistics.DOCUMENT_CACHE_BYTES).longValue() > 0,
+                   "the tombstone read is cached");
+        clock.advance(Duration.ofHours(2));
+
+        assertEquals(1, await(backend.sweepTombstones()));
+
+        assertEquals(0L, backend.statistics().get(ContentStatistics.DOCUMENT_CACHE_BYTES));
+        assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
+    }
+
+    @Test
+    void noDocumentCache_readsTheStore_andReportsNoCacheFigures() {
+        EmbeddedContentBackend backend = open(options().documentCacheBytes(0));
+        await(backend.put(song("a", "Hey"), until()));
+        await(backend.get(id("a"), FieldSet.all(), until()));
+
+        assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until()))));
+        assertFalse(backend.statistics().containsKey(ContentStatistics.DOCUMENT_CACHE_HITS));
     }
 
     private static String title(Outcome outcome) {
@@ -555,6 +633,9 @@ class EmbeddedStoreTest {
         expected.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
         expected.put(ContentStatistics.PENDING_OPERATIONS, 0);
         expected.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        expected.put(ContentStatistics.DOCUMENT_CACHE_HITS, 0L);
+        expected.put(ContentStatistics.DOCUMENT_CACHE_MISSES, 0L);
+        expected.put(ContentStatistics.DOCUMENT_CACHE_BYTES, 0L);
         assertEquals(expected, figures);
         assertTrue(stats.walBytes() > 0, "unflushed writes are in the log: " + stats);
         assertTrue(stats.memtableBytes() > 0, "unflushed writes are in memtables: " + stats);

@@ -30,11 +30,28 @@ class EngineOptionsTest {
     @Test
     void sizes_acceptBinarySuffixes() {
         EmbeddedOptions options = withOptions(Map.of("block-cache", "128m", "write-buffers", "2G",
-                                                     "min-free-disk", "512k"));
+                                                     "min-free-disk", "512k", "document-cache", "32m"));
 
         assertEquals(128L << 20, options.blockCacheBytes());
+        assertEquals(32L << 20, options.documentCacheBytes());
         assertEquals(2L << 30, options.writeBufferBytes());
         assertEquals(512L << 10, options.minFreeDiskBytes());
+    }
+
+    @Test
+    void documentCache_zeroTurnsItOff_negativeIsRefused() {
+        assertEquals(0, withOptions(Map.of("document-cache", "0")).documentCacheBytes());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                                                  () -> withOptions(Map.of("document-cache", "-1m")));
+        assertEquals("Embedded engine option document-cache='-1m' is invalid: documentCacheBytes must be at least 0, "
+                     + "but was -1048576", e.getMessage());
+    }
+
+    @Test
+    void documentCache_byDefault_isASixteenthOfTheHeap_atMost64MiB_sharedByTheStores() {
+        assertEquals(64L << 20, EmbeddedOptions.defaultDocumentCacheBytes(8L << 30, 1));
+        assertEquals(32L << 20, EmbeddedOptions.defaultDocumentCacheBytes(512L << 20, 1));
+        assertEquals(16L << 20, EmbeddedOptions.defaultDocumentCacheBytes(512L << 20, 2));
     }
 
     @Test
@@ -49,7 +66,7 @@ class EngineOptionsTest {
                                                   () -> withOptions(Map.of("fsync", "true")));
 
         assertEquals("Embedded engine option fsync='true' is invalid: unknown option; known are [block-cache, "
-                     + "max-pending, min-free-disk, sync, threads, tombstone-retention, write-buffers]",
+                     + "document-cache, max-pending, min-free-disk, sync, threads, tombstone-retention, write-buffers]",
                      e.getMessage());
     }
 

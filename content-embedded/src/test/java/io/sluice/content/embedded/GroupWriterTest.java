@@ -29,13 +29,14 @@ class GroupWriterTest {
     private Options options;
     private RocksDB db;
     private GroupWriter writer;
+    private final DocumentCache cache = DocumentCache.of(1 << 20);
 
     @BeforeEach
     void open() throws RocksDBException {
         RocksDB.loadLibrary();
         options = new Options().setCreateIfMissing(true);
         db = RocksDB.open(options, directory.toString());
-        writer = new GroupWriter(db, Durability.SYNC, new TimestampCeiling(db, 0), 10_000, "test-writer",
+        writer = new GroupWriter(db, Durability.SYNC, new TimestampCeiling(db, 0), cache, 10_000, "test-writer",
                                  Runnable::run);
     }
 
@@ -123,6 +124,26 @@ class GroupWriterTest {
         CompletionException e = assertThrows(CompletionException.class, () -> writeMany(1).get(0).join());
 
         assertInstanceOf(IllegalStateException.class, e.getCause());
+    }
+
+    @Test
+    void write_ofCachedKeys_replacesOrDropsTheirEntries_beforeItCompletes() {
+        byte[] key = bytes("k");
+        byte[] other = bytes("other");
+        cache.offer(db.getDefaultColumnFamily(), key, cache.stamp(key), bytes("old"));
+        cache.offer(db.getDefaultColumnFamily(), other, cache.stamp(other), bytes("kept"));
+        List<byte[]> seenOnCompletion = new ArrayList<>();
+
+        writer.write(List.of(Mutation.put(db.getDefaultColumnFamily(), key, bytes("new"))), 1000)
+              .thenRun(() -> seenOnCompletion.add(cache.get(db.getDefaultColumnFamily(), key)))
+              .join();
+        writer.write(List.of(Mutation.delete(db.getDefaultColumnFamily(), key)), 1001)
+              .thenRun(() -> seenOnCompletion.add(cache.get(db.getDefaultColumnFamily(), key)))
+              .join();
+
+        assertArrayEquals(bytes("new"), seenOnCompletion.get(0));
+        assertNull(seenOnCompletion.get(1));
+        assertArrayEquals(bytes("kept"), cache.get(db.getDefaultColumnFamily(), other));
     }
 
 }
