@@ -38,7 +38,10 @@ final class CachedReadOdds {
     /** Records the result of a try: {@code hit} if it completed without a file read. */
     void tried(boolean hit) {
         int now = score;
-        score = hit ? Math.min(LIMIT, now + 1) : Math.max(-LIMIT, now - 1);
+        int next = hit ? Math.min(LIMIT, now + 1) : Math.max(-LIMIT, now - 1);
+        if (next != now) { // at a limit, no write: callers on other cores keep reading their cached copy of the line
+            score = next;
+        }
     }
 
     /** The score now, for tests. */
