@@ -6,8 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
 import java.nio.charset.StandardCharsets;
@@ -25,26 +23,22 @@ class DocumentCacheTest {
     @TempDir(factory = MemoryBackedTempDir.class)
     Path directory;
 
-    private Options options;
-    private RocksDB db;
+    private ScratchRocks scratch;
     private ColumnFamilyHandle family;
     private ColumnFamilyHandle otherFamily;
     private final DocumentCache cache = DocumentCache.of(1 << 20);
 
     @BeforeEach
     void open() throws RocksDBException {
-        RocksDB.loadLibrary();
-        options = new Options().setCreateIfMissing(true);
-        db = RocksDB.open(options, directory.toString());
-        family = db.getDefaultColumnFamily();
-        otherFamily = db.createColumnFamily(new ColumnFamilyDescriptor(bytes("other")));
+        scratch = ScratchRocks.open(directory);
+        family = scratch.db().getDefaultColumnFamily();
+        otherFamily = scratch.db().createColumnFamily(new ColumnFamilyDescriptor(bytes("other")));
     }
 
     @AfterEach
     void close() {
         otherFamily.close();
-        db.close();
-        options.close();
+        scratch.close();
     }
 
     private static byte[] bytes(String text) {

@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
@@ -26,16 +25,15 @@ class GroupWriterTest {
     @TempDir(factory = MemoryBackedTempDir.class)
     Path directory;
 
-    private Options options;
+    private ScratchRocks scratch;
     private RocksDB db;
     private GroupWriter writer;
     private final DocumentCache cache = DocumentCache.of(1 << 20);
 
     @BeforeEach
     void open() throws RocksDBException {
-        RocksDB.loadLibrary();
-        options = new Options().setCreateIfMissing(true);
-        db = RocksDB.open(options, directory.toString());
+        scratch = ScratchRocks.open(directory);
+        db = scratch.db();
         writer = new GroupWriter(db, Durability.SYNC, new TimestampCeiling(db, 0), cache, 10_000, "test-writer",
                                  Runnable::run);
     }
@@ -43,8 +41,7 @@ class GroupWriterTest {
     @AfterEach
     void close() {
         writer.close();
-        db.close();
-        options.close();
+        scratch.close();
     }
 
     private static byte[] bytes(String text) {
