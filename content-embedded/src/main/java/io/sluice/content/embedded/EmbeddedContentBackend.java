@@ -425,11 +425,6 @@ public final class EmbeddedContentBackend implements ContentBackend {
         return store;
     }
 
-    /** The cache of recently read documents, for tests. */
-    DocumentCache documentCache() {
-        return cache;
-    }
-
     /** How many operations so far were handed to a store thread instead of running on the caller's. */
     long operationsHandedOff() {
         return handedOff.sum();

@@ -252,9 +252,9 @@ final class StoreOperations {
 
     /** The stored value of {@code key} in {@code documents}, from the cache if there, else from the store (cached). */
     private byte[] read(ColumnFamilyHandle documents, byte[] key, ReadOptions reads) throws RocksDBException {
-        long stamp = cache.stamp(key);
         byte[] value = cache.get(documents, key);
         if (value == null) {
+            long stamp = cache.stamp(key); // before the store's read: a write after it makes the offer be dropped
             value = db.get(documents, reads, key);
             cache.offer(documents, key, stamp, value);
         }

@@ -47,9 +47,9 @@ class DocumentCacheTest {
 
     /** Reads {@code key} as the store's operations do, the store's value being {@code stored}. */
     private byte[] read(byte[] key, byte[] stored) {
-        long stamp = cache.stamp(key);
         byte[] value = cache.get(family, key);
         if (value == null) {
+            long stamp = cache.stamp(key);
             value = stored;
             cache.offer(family, key, stamp, value);
         }

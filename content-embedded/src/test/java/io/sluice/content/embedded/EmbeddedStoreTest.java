@@ -282,7 +282,7 @@ class EmbeddedStoreTest {
 
     @Test
     void get_ofCachedDocument_seesEveryLaterWrite() {
-        EmbeddedContentBackend backend = open(options());
+        EmbeddedContentBackend backend = open(options().documentCacheBytes(1 << 20));
         await(backend.put(song("a", "Hey"), until()));
         assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until())))); // from the store: cached
         assertEquals("Hey", title(await(backend.get(id("a"), FieldSet.all(), until()))));
@@ -304,7 +304,7 @@ class EmbeddedStoreTest {
 
     @Test
     void get_whileAnotherThreadRewritesTheDocument_returnsTheLastAcknowledgedVersion() throws Exception {
-        EmbeddedContentBackend backend = open(options());
+        EmbeddedContentBackend backend = open(options().documentCacheBytes(1 << 20));
         await(backend.put(song("a", "0"), until()));
         AtomicBoolean done = new AtomicBoolean();
         List<Thread> readers = new ArrayList<>();
@@ -333,7 +333,8 @@ class EmbeddedStoreTest {
 
     @Test
     void sweep_ofCachedTombstone_dropsItFromTheCache() {
-        EmbeddedContentBackend backend = open(options().tombstoneRetention(Duration.ofHours(1)));
+        EmbeddedContentBackend backend = open(options().tombstoneRetention(Duration.ofHours(1))
+                                                       .documentCacheBytes(1 << 20));
         await(backend.put(song("a", "Hey"), until()));
         await(backend.remove(id("a"), until()));
         assertEquals(Status.NOT_FOUND, await(backend.get(id("a"), FieldSet.all(), until())).status());
@@ -617,7 +618,7 @@ class EmbeddedStoreTest {
 
     @Test
     void statistics_reportEveryFigureOfStats() {
-        EmbeddedContentBackend backend = open(options());
+        EmbeddedContentBackend backend = open(options().documentCacheBytes(1 << 20));
         await(backend.put(song("a", "Hey"), until()));
         await(backend.put(song("b", "Jude"), until()));
         await(backend.remove(id("a"), until()));
