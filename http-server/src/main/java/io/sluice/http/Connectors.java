@@ -7,6 +7,7 @@ import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.WindowRateControl;
@@ -33,6 +34,13 @@ public final class Connectors {
     static final String ALPN_H2 = "h2";
     static final String ALPN_HTTP11 = "http/1.1";
 
+    /**
+     * What HTTP/1.1 and HTTP/2 connections read into at a time: one TLS record's plaintext, one HTTP/2 frame of the
+     * default largest size (Jetty's HTTP/2 factories read that much until the HTTP configuration's 8 KiB overrides it).
+     * Not {@link AggregateBufferPool#DEFAULT_AGGREGATE_BYTES}, so reads are not enlarged to write buffers.
+     */
+    static final int INPUT_BUFFER_BYTES = 16 * 1024;
+
     /** How long idle connections get to close during a graceful stop, at most. */
     static final Duration SHUTDOWN_IDLE_TIMEOUT = Duration.ofSeconds(1);
 
@@ -50,6 +58,7 @@ public final class Connectors {
         HttpConfiguration http = httpConfiguration(settings, config.ssl().isPresent());
         HttpConfiguration http2 = HeaderSizeLimitHandler.http2Configuration(http);
         var http1 = new HttpConnectionFactory(http);
+        ByteBufferPool pool = AggregateBufferPool.of(server.getByteBufferPool());
         ServerConnector connector;
         if (config.ssl().isPresent()) {
             SslContextFactory.Server sslContextFactory =
@@ -64,15 +73,16 @@ public final class Connectors {
             var alpn = new ALPNServerConnectionFactory(ALPN_H2, ALPN_HTTP11);
             alpn.setDefaultProtocol(ALPN_HTTP11);
             var ssl = new SslConnectionFactory(sslContextFactory, alpn.getProtocol());
-            connector = new ServerConnector(server, ssl, alpn, h2, http1);
+            connector = new ServerConnector(server, null, null, pool, -1, -1, ssl, alpn, h2, http1);
         }
         else {
-            connector = new ServerConnector(server, http1, configure(new HTTP2CServerConnectionFactory(http2) {
+            var h2c = configure(new HTTP2CServerConnectionFactory(http2) {
                 @Override
                 public Connection newConnection(Connector connector, EndPoint endPoint) {
                     return super.newConnection(connector, fairEndPoint(connector, endPoint));
                 }
-            }, settings));
+            }, settings);
+            connector = new ServerConnector(server, null, null, pool, -1, -1, http1, h2c);
         }
         connector.setName(config.id());
         connector.setHost(host.orElse(null));
@@ -108,6 +118,7 @@ public final class Connectors {
         http.setRequestHeaderSize(settings.requestHeaderSize());
         http.setResponseHeaderSize(settings.responseHeaderSize());
         http.setOutputBufferSize(settings.outputBufferSize());
+        http.setInputBufferSize(INPUT_BUFFER_BYTES);
         if (secure)
             http.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
         return http;

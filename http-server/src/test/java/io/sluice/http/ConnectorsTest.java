@@ -2,9 +2,16 @@ package io.sluice.http;
 
 import io.sluice.config.ConnectorConfig;
 import io.sluice.config.ServerConfig;
+import org.eclipse.jetty.client.CompletableResponseListener;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteArrayEndPoint;
+import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.io.WindowRateControl;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -15,16 +22,26 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Vespa defaults reach Jetty's connector and HTTP/2 settings. */
@@ -70,6 +87,66 @@ class ConnectorsTest {
         assertEquals(64 * 1024, http.getRequestHeaderSize());
         assertEquals(64 * 1024, http.getResponseHeaderSize());
         assertEquals(64 * 1024, http.getOutputBufferSize());
+    }
+
+    @Test
+    void connectors_readIntoBuffersOfTheirOwnSize_andAggregateWritesInLargeOnes() {
+        assertEquals(Connectors.INPUT_BUFFER_BYTES, connector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize());
+        assertEquals(Connectors.INPUT_BUFFER_BYTES,
+                     connector.getConnectionFactory(HTTP2CServerConnectionFactory.class).getInputBufferSize());
+        assertNotEquals(AggregateBufferPool.DEFAULT_AGGREGATE_BYTES, Connectors.INPUT_BUFFER_BYTES);
+        var pool = assertInstanceOf(AggregateBufferPool.class, connector.getByteBufferPool());
+        assertSame(connector.getServer().getByteBufferPool(), pool.getWrapped());
+    }
+
+    @Test
+    void http2Responses_leaveFromLargeBuffers_notFromJettysDefaultAggregates() throws Exception {
+        var pool = new CountingPool();
+        var server = new Server(new QueuedThreadPool(), null, pool);
+        server.setHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                response.write(true, ByteBuffer.wrap(new byte[1024]), callback);
+                return true;
+            }
+        });
+        server.addConnector(Connectors.create(server, ServerConfig.cleartext("plain", 0), Optional.of("127.0.0.1"),
+                                              Optional.empty(), Duration.ofSeconds(1)));
+        var client = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client()));
+        try {
+            server.start();
+            client.start();
+            int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+            List<CompletableFuture<ContentResponse>> responses = new ArrayList<>();
+            for (int i = 0; i < 200; i++)
+                responses.add(new CompletableResponseListener(client.newRequest("http://127.0.0.1:" + port + "/" + i)).send());
+            for (var response : responses)
+                assertEquals(1024, response.get(30, TimeUnit.SECONDS).getContent().length);
+        }
+        finally {
+            client.stop();
+            server.stop();
+        }
+        assertTrue(pool.acquired(64 * 1024) > 0, "write buffers of 64 KiB");
+        assertEquals(0, pool.acquired(AggregateBufferPool.DEFAULT_AGGREGATE_BYTES), "none of Jetty's default size");
+    }
+
+    /** The server's pool, counting what it is asked for by size. */
+    private static final class CountingPool extends ArrayByteBufferPool {
+
+        private final Map<Integer, AtomicInteger> acquired = new ConcurrentHashMap<>();
+
+        @Override
+        public RetainableByteBuffer.Mutable acquire(int size, boolean direct) {
+            acquired.computeIfAbsent(size, __ -> new AtomicInteger()).incrementAndGet();
+            return super.acquire(size, direct);
+        }
+
+        int acquired(int size) {
+            AtomicInteger count = acquired.get(size);
+            return count == null ? 0 : count.get();
+        }
+
     }
 
     @Test
