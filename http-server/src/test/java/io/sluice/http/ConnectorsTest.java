@@ -91,7 +91,8 @@ class ConnectorsTest {
 
     @Test
     void connectors_readIntoBuffersOfTheirOwnSize_andAggregateWritesInLargeOnes() {
-        assertEquals(Connectors.INPUT_BUFFER_BYTES, connector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize());
+        assertEquals(Connectors.INPUT_BUFFER_BYTES,
+                     connector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize());
         assertEquals(Connectors.INPUT_BUFFER_BYTES,
                      connector.getConnectionFactory(HTTP2CServerConnectionFactory.class).getInputBufferSize());
         assertNotEquals(AggregateBufferPool.DEFAULT_AGGREGATE_BYTES, Connectors.INPUT_BUFFER_BYTES);
@@ -118,8 +119,10 @@ class ConnectorsTest {
             client.start();
             int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
             List<CompletableFuture<ContentResponse>> responses = new ArrayList<>();
-            for (int i = 0; i < 200; i++)
-                responses.add(new CompletableResponseListener(client.newRequest("http://127.0.0.1:" + port + "/" + i)).send());
+            for (int i = 0; i < 200; i++) {
+                var request = client.newRequest("http://127.0.0.1:" + port + "/" + i);
+                responses.add(new CompletableResponseListener(request).send());
+            }
             for (var response : responses)
                 assertEquals(1024, response.get(30, TimeUnit.SECONDS).getContent().length);
         }
