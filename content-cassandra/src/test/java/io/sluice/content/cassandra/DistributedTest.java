@@ -50,6 +50,10 @@ class DistributedTest {
             .build();
     private static final DocumentTypes TYPES = DocumentTypes.of(List.of(MUSIC));
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(5);
+    /** A joining node starts and then streams its share of the data before it opens its native port. */
+    private static final Duration JOIN_TIMEOUT = Duration.ofMinutes(8);
+    /** The feeds that run while nodes start, restart, join and leave: see {@link Feeder}. */
+    private static final int FEED_PER_SECOND = 250;
 
     private static CassandraCluster cluster;
     private static CassandraContentBackend backend;
@@ -76,7 +80,7 @@ class DistributedTest {
     @Test
     @Order(1)
     void feed_whileOneNodeIsKilledAndRestarted_failsNothingAndKeepsEveryAcknowledgedDocument() throws Exception {
-        Feeder feeder = new Feeder(backend, MUSIC, "crash", 512, 32).start(Integer.MAX_VALUE);
+        Feeder feeder = new Feeder(backend, MUSIC, "crash", 512, 32).paced(FEED_PER_SECOND).start(Integer.MAX_VALUE);
         await(feeder.acknowledged(300));
         CassandraNode victim = cluster.node(3);
         victim.kill();
@@ -100,12 +104,12 @@ class DistributedTest {
         Feeder before = new Feeder(backend, MUSIC, "before", 2048, 32).start(4000);
         await(before.acknowledged(4000));
         before.stop();
-        Feeder during = new Feeder(backend, MUSIC, "during", 512, 16).start(Integer.MAX_VALUE);
+        Feeder during = new Feeder(backend, MUSIC, "during", 512, 16).paced(FEED_PER_SECOND).start(Integer.MAX_VALUE);
         await(during.acknowledged(200));
 
         CassandraNode added = cluster.addNode();
         Instant joinStart = Instant.now();
-        added.start(CassandraCluster.START_TIMEOUT);
+        added.start(JOIN_TIMEOUT);
         Duration join = Duration.between(joinStart, Instant.now());
         long streamedBytes = added.dataBytes(options.keyspace());
         Duration streaming = streamingDuration(added);
@@ -125,8 +129,8 @@ class DistributedTest {
         long addedBytes = added.dataBytes(options.keyspace());
         long others = cluster.nodes().stream().filter(node -> node != added)
                              .mapToLong(node -> node.dataBytes(options.keyspace())).sum() / 3;
-        System.out.printf("Redistribution: after flush and cleanup the new node holds %.1f MB, the others %.1f MB on average%n",
-                          addedBytes / 1e6, others / 1e6);
+        System.out.printf("Redistribution: after flush and cleanup the new node holds %.1f MB, the others %.1f MB "
+                          + "on average%n", addedBytes / 1e6, others / 1e6);
         // With 4 nodes at RF 3 each node owns about 3/4 of the data; token allocation evens it out.
         assertTrue(addedBytes > others / 2, "new node holds " + addedBytes + " bytes, the others " + others);
 

@@ -23,11 +23,15 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Feeds numbered documents through a backend like a feed client would: a bounded number in flight, and retries of
  * the outcomes a client retries (429 OVERLOAD, 503 UNAVAILABLE and 504 TIMEOUT) with a short back-off, up to a limit.
  * Everything else, or running out of retries, is a failed operation. Remembers every acknowledged document.
+ * <p>
+ * A feed that runs while nodes start can be paced ({@link #paced}): on two cores an unpaced one takes all the CPU the
+ * starting node needs, and the data it piles up, which that node then streams, grows with the machine's speed.
  */
 final class Feeder {
 
@@ -40,6 +44,7 @@ final class Feeder {
     private final int bodyBytes;
     private final int maxInFlight;
     private final Semaphore inFlight;
+    private long nanosPerDocument;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger retries = new AtomicInteger();
     private final Map<DocumentId, Document> acknowledged = new ConcurrentHashMap<>();
@@ -57,10 +62,22 @@ final class Feeder {
         this.inFlight = new Semaphore(maxInFlight);
     }
 
+    /** Issues at most {@code perSecond} documents a second from {@link #start}; unpaced otherwise. */
+    Feeder paced(int perSecond) {
+        nanosPerDocument = TimeUnit.SECONDS.toNanos(1) / perSecond;
+        return this;
+    }
+
     /** Starts feeding until {@link #stop()} (or {@code limit} documents). */
     Feeder start(int limit) {
         thread = new Thread(() -> {
+            long start = System.nanoTime();
             while (!stopped.get() && next.get() < limit) {
+                long early = start + next.get() * nanosPerDocument - System.nanoTime();
+                if (early > 0) {
+                    LockSupport.parkNanos(early);
+                    continue; // so that stop() is seen within one document's time
+                }
                 try {
                     inFlight.acquire();
                 } catch (InterruptedException e) {
