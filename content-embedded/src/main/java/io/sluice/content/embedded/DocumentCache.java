@@ -16,8 +16,11 @@ import java.util.concurrent.atomic.LongAdder;
  * and values; Caffeine evicts by frequency and recency (W-TinyLFU), so a scan of once-read documents does not push
  * out the hot ones.
  *
- * <p>Reads fill it ({@link #stamp} before reading the store, {@link #offer} after), the store's one writer keeps it
- * true ({@link #written}, after each batch is in the store and before any of its operations is answered). A read
+ * <p>It is keyed by the UTF-8 bytes of a document's id, which name its store key (the bucket's order key in front
+ * is a function of the id), so a read answered here never computes the bucket, two MD5s, 0.5 us of an embedded
+ * GET. Reads fill it ({@link #stamp} before reading the store, {@link #offer} after), the store's one writer keeps it
+ * true ({@link #written} with the store key, after each batch is in the store and before any of its operations is
+ * answered). A read
  * racing a write of the same document must not leave the older value behind: each key hashes to one of
  * {@value #STRIPES} stripes whose count the writer raises after writing and before touching the entry, and an offer
  * whose stripe was raised since its stamp is dropped. So either the offer sees the raised count, or it came before the
@@ -63,19 +66,22 @@ final class DocumentCache {
         return entries != null;
     }
 
-    /** The stored value of {@code key} in {@code family} if cached, else null (and the read counts as a miss). */
-    byte[] get(ColumnFamilyHandle family, byte[] key) {
+    /**
+     * The stored value of the document whose id's UTF-8 bytes are {@code id} in {@code family} if cached, else null
+     * (and the read counts as a miss).
+     */
+    byte[] get(ColumnFamilyHandle family, byte[] id) {
         if (entries == null) {
             return null;
         }
-        byte[] value = entries.getIfPresent(new Key(family, key));
+        byte[] value = entries.getIfPresent(new Key(family, id, 0));
         (value != null ? hits : misses).increment();
         return value;
     }
 
-    /** The write count of {@code key}'s stripe: take it before reading the store, give it to {@link #offer}. */
-    long stamp(byte[] key) {
-        return entries == null ? 0 : writes.get(stripe(key));
+    /** The write count of {@code id}'s stripe: take it before reading the store, give it to {@link #offer}. */
+    long stamp(byte[] id) {
+        return entries == null ? 0 : writes.get(stripe(hash(id, 0)));
     }
 
     /**
@@ -83,26 +89,28 @@ final class DocumentCache {
      * stripe came since (it may have been of this key, and then {@code value} is older than the store's). A null
      * value (no such document) is not cached.
      */
-    void offer(ColumnFamilyHandle family, byte[] key, long stamp, byte[] value) {
+    void offer(ColumnFamilyHandle family, byte[] id, long stamp, byte[] value) {
         if (entries == null || value == null) {
             return;
         }
-        int stripe = stripe(key);
-        entries.asMap().compute(new Key(family, key), (k, cached) -> writes.get(stripe) == stamp ? value : cached);
+        Key key = new Key(family, id, 0);
+        int stripe = stripe(key.idHash);
+        entries.asMap().compute(key, (k, cached) -> writes.get(stripe) == stamp ? value : cached);
     }
 
     /**
-     * Keeps the cache true after the writer wrote {@code value} (null: deleted) for {@code key} in {@code family}:
+     * Keeps the cache true after the writer wrote {@code value} (null: deleted) for {@code storeKey} (a key of
+     * {@link StoreKeys}, whose bytes after the order key are the document's id) in {@code family}:
      * a cached entry of it becomes the new value; an uncached key stays uncached. Call it once the write is in the
      * store, before the operation is answered. When the write failed, and so may or may not be in the store, pass
      * {@code known = false}: the entry is dropped.
      */
-    void written(ColumnFamilyHandle family, byte[] key, byte[] value, boolean known) {
+    void written(ColumnFamilyHandle family, byte[] storeKey, byte[] value, boolean known) {
         if (entries == null) {
             return;
         }
-        writes.incrementAndGet(stripe(key));
-        Key cacheKey = new Key(family, key);
+        Key cacheKey = new Key(family, storeKey, StoreKeys.ORDER_KEY_BYTES);
+        writes.incrementAndGet(stripe(cacheKey.idHash));
         if (value == null || !known) {
             entries.invalidate(cacheKey);
         } else {
@@ -134,31 +142,47 @@ final class DocumentCache {
     }
 
     private static int weight(Key key, byte[] value) {
-        long weight = (long) key.key.length + value.length + ENTRY_OVERHEAD_BYTES;
+        long weight = (long) key.bytes.length - key.from + value.length + ENTRY_OVERHEAD_BYTES;
         return (int) Math.min(Integer.MAX_VALUE, weight);
     }
 
-    private static int stripe(byte[] key) {
-        int hash = Arrays.hashCode(key);
-        return (hash ^ (hash >>> 16)) & (STRIPES - 1);
+    private static int stripe(int idHash) {
+        return (idHash ^ (idHash >>> 16)) & (STRIPES - 1);
     }
 
-    /** A document's key in one column family; the family compares by identity, as the store holds one handle each. */
+    /** {@link Arrays#hashCode(byte[])} of {@code bytes} from {@code from} on. */
+    private static int hash(byte[] bytes, int from) {
+        int hash = 1;
+        for (int i = from; i < bytes.length; i++) {
+            hash = 31 * hash + bytes[i];
+        }
+        return hash;
+    }
+
+    /**
+     * A document's id bytes, {@code bytes} from {@code from} on, in one column family; the family compares by
+     * identity, as the store holds one handle each.
+     */
     private static final class Key {
 
         final ColumnFamilyHandle family;
-        final byte[] key;
+        final byte[] bytes;
+        final int from;
+        final int idHash;
         final int hash;
 
-        Key(ColumnFamilyHandle family, byte[] key) {
+        Key(ColumnFamilyHandle family, byte[] bytes, int from) {
             this.family = family;
-            this.key = key;
-            this.hash = 31 * System.identityHashCode(family) + Arrays.hashCode(key);
+            this.bytes = bytes;
+            this.from = Math.min(from, bytes.length);
+            this.idHash = DocumentCache.hash(bytes, this.from);
+            this.hash = 31 * System.identityHashCode(family) + idHash;
         }
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Key that && family == that.family && Arrays.equals(key, that.key);
+            return other instanceof Key that && family == that.family
+                   && Arrays.equals(bytes, from, bytes.length, that.bytes, that.from, that.bytes.length);
         }
 
         @Override

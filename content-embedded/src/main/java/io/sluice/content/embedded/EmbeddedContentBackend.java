@@ -7,7 +7,6 @@ import io.sluice.content.BucketSpace;
 import io.sluice.content.OperationName;
 import io.sluice.content.ContentBackend;
 import io.sluice.content.ContentStatistics;
-import io.sluice.content.DocumentKey;
 import io.sluice.document.FieldSet;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.OperationSequencer;
@@ -117,7 +116,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
 
     @FunctionalInterface
     private interface Operation {
-        Step apply(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException;
+        Step apply(RocksStore.Families families, StoreKey key, ReadOptions reads) throws RocksDBException;
     }
 
     private EmbeddedContentBackend(EmbeddedOptions options, RocksStore store, Duration recoveryTime) {
@@ -325,7 +324,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(options, "options");
         RocksStore.Families families = store.families(options.bucketSpace());
-        byte[] key = StoreKeys.of(DocumentKey.of(id));
+        StoreKey key = new StoreKey(id);
         return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(),
                              () -> start(id, what, options, access, reads, families, key, operation));
     }
@@ -340,7 +339,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * ever waits for a write (or a write stall).
      */
     private CompletableFuture<Outcome> start(DocumentId id, OperationName what, OperationOptions options, Access access,
-                                             boolean reads, RocksStore.Families families, byte[] key,
+                                             boolean reads, RocksStore.Families families, StoreKey key,
                                              Operation operation) {
         if (!closed.get() && (!reads || cachedReadOdds.worthTrying())) {
             callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
@@ -395,7 +394,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * have needed a file read: then a store thread does it again.
      */
     private CompletableFuture<Outcome> runWithoutWaiting(DocumentId id, OperationName what, OperationOptions options,
-                                                         Access access, RocksStore.Families families, byte[] key,
+                                                         Access access, RocksStore.Families families, StoreKey key,
                                                          Operation operation) {
         // The sequencer checked the deadline (and closed) right before, on this thread; only the disk is left to check.
         Outcome early = diskRefusal(id, access);

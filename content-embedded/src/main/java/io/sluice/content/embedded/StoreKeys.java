@@ -23,8 +23,12 @@ final class StoreKeys {
 
     /** The store key of {@code key}. */
     static byte[] of(DocumentKey key) {
-        byte[] id = key.id().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(ORDER_KEY_BYTES + id.length).putLong(key.orderKey()).put(id).array();
+        return of(key.orderKey(), key.id().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The store key of the document whose id's UTF-8 bytes are {@code id} and whose bucket has {@code orderKey}. */
+    static byte[] of(long orderKey, byte[] id) {
+        return ByteBuffer.allocate(ORDER_KEY_BYTES + id.length).putLong(orderKey).put(id).array();
     }
 
     /** The document key a store key encodes. */

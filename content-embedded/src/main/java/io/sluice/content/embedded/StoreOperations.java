@@ -6,7 +6,6 @@ import io.sluice.document.DocumentType;
 import io.sluice.document.DocumentUpdate;
 import io.sluice.document.FieldSet;
 import io.sluice.content.Decision;
-import io.sluice.content.DocumentKey;
 import io.sluice.content.OperationOptions;
 import io.sluice.content.Outcome;
 import io.sluice.content.Timestamps;
@@ -87,7 +86,7 @@ final class StoreOperations {
     }
 
     /** A put of {@code document}, whose fields the writer writes as {@code fields} when not null: they are stored. */
-    Step put(RocksStore.Families families, byte[] key, Document document, FieldsJson fields, OperationOptions options,
+    Step put(RocksStore.Families families, StoreKey key, Document document, FieldsJson fields, OperationOptions options,
              ReadOptions reads) throws RocksDBException {
         if (writesWithoutRead(options)) {
             return step(families, key, null, WriteRules.putWithoutRead(document, options), document, fields);
@@ -102,7 +101,7 @@ final class StoreOperations {
         return step(families, key, previous, decision, document, fields);
     }
 
-    Step get(RocksStore.Families families, byte[] key, DocumentId id, FieldSet fields, OperationOptions options,
+    Step get(RocksStore.Families families, StoreKey key, DocumentId id, FieldSet fields, OperationOptions options,
              ReadOptions reads) throws RocksDBException {
         Version current = version(id, read(families, key, reads));
         try {
@@ -112,7 +111,7 @@ final class StoreOperations {
         }
     }
 
-    Step update(RocksStore.Families families, byte[] key, DocumentUpdate update, OperationOptions options,
+    Step update(RocksStore.Families families, StoreKey key, DocumentUpdate update, OperationOptions options,
                 ReadOptions reads) throws RocksDBException {
         byte[] previous = read(families, key, reads);
         Decision decision;
@@ -124,7 +123,7 @@ final class StoreOperations {
         return step(families, key, previous, decision);
     }
 
-    Step remove(RocksStore.Families families, byte[] key, DocumentId id, OperationOptions options, ReadOptions reads)
+    Step remove(RocksStore.Families families, StoreKey key, DocumentId id, OperationOptions options, ReadOptions reads)
             throws RocksDBException {
         if (writesWithoutRead(options)) {
             return step(families, key, null, WriteRules.removeWithoutRead(id, options));
@@ -152,7 +151,7 @@ final class StoreOperations {
         return id -> {
             byte[] value;
             try {
-                value = read(globalDocuments, StoreKeys.of(DocumentKey.of(id)), reads);
+                value = read(globalDocuments, new StoreKey(id), reads);
             } catch (RocksDBException e) {
                 throw new ParentReadFailure(e);
             }
@@ -202,20 +201,21 @@ final class StoreOperations {
      * tombstone. A put written without reading leaves the index entry of a tombstone it replaces; the sweep drops
      * such an entry when it finds the document's newest version is not that tombstone.
      */
-    private Step step(RocksStore.Families families, byte[] key, byte[] previous, Decision decision) {
+    private Step step(RocksStore.Families families, StoreKey key, byte[] previous, Decision decision) {
         return step(families, key, previous, decision, null, null);
     }
 
     /**
-     * {@link #step(RocksStore.Families, byte[], byte[], Decision)} for a put of {@code putDocument}, whose fields the
+     * {@link #step(RocksStore.Families, StoreKey, byte[], Decision)} for a put of {@code putDocument}, whose fields the
      * writer writes as {@code putFields} (null when not known): stored as they are if the decision writes that
      * document.
      */
-    private Step step(RocksStore.Families families, byte[] key, byte[] previous, Decision decision,
+    private Step step(RocksStore.Families families, StoreKey documentKey, byte[] previous, Decision decision,
                       Document putDocument, FieldsJson putFields) {
         if (decision.isAnswer()) {
             return Step.done(decision.answer());
         }
+        byte[] key = documentKey.bytes();
         long timestamp = nextTimestamp(previous);
         if (decision.isTombstone()) {
             return Step.write(decision.written(timestamp),
@@ -246,17 +246,18 @@ final class StoreOperations {
         return timestamp;
     }
 
-    private byte[] read(RocksStore.Families families, byte[] key, ReadOptions reads) throws RocksDBException {
+    private byte[] read(RocksStore.Families families, StoreKey key, ReadOptions reads) throws RocksDBException {
         return read(families.documents, key, reads);
     }
 
     /** The stored value of {@code key} in {@code documents}, from the cache if there, else from the store (cached). */
-    private byte[] read(ColumnFamilyHandle documents, byte[] key, ReadOptions reads) throws RocksDBException {
-        byte[] value = cache.get(documents, key);
+    private byte[] read(ColumnFamilyHandle documents, StoreKey key, ReadOptions reads) throws RocksDBException {
+        byte[] id = key.idBytes();
+        byte[] value = cache.get(documents, id);
         if (value == null) {
-            long stamp = cache.stamp(key); // before the store's read: a write after it makes the offer be dropped
-            value = db.get(documents, reads, key);
-            cache.offer(documents, key, stamp, value);
+            long stamp = cache.stamp(id); // before the store's read: a write after it makes the offer be dropped
+            value = db.get(documents, reads, key.bytes());
+            cache.offer(documents, id, stamp, value);
         }
         return value;
     }

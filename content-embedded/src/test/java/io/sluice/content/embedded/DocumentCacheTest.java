@@ -45,6 +45,11 @@ class DocumentCacheTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** A store key ending with the id {@code id}, as the writer tells the cache of it. */
+    private static byte[] storeKey(byte[] id) {
+        return StoreKeys.of(0x0123_4567_89ab_cdefL, id);
+    }
+
     /** Reads {@code key} as the store's operations do, the store's value being {@code stored}. */
     private byte[] read(byte[] key, byte[] stored) {
         byte[] value = cache.get(family, key);
@@ -81,7 +86,7 @@ class DocumentCacheTest {
     void offer_readBeforeAWriteOfTheSameKey_isDropped() {
         byte[] key = bytes("a");
         long stamp = cache.stamp(key); // a reader reads v1 from the store ...
-        cache.written(family, key, bytes("v2"), true); // ... the writer writes v2 (not cached: stays uncached) ...
+        cache.written(family, storeKey(key), bytes("v2"), true); // ... the writer writes v2 (uncached: stays so) ...
 
         cache.offer(family, key, stamp, bytes("v1")); // ... then the reader offers what it read
 
@@ -94,7 +99,7 @@ class DocumentCacheTest {
         byte[] key = bytes("a");
         cache.offer(family, key, cache.stamp(key), bytes("v1"));
 
-        cache.written(family, key, bytes("v2"), true);
+        cache.written(family, storeKey(key), bytes("v2"), true);
 
         assertArrayEquals(bytes("v2"), cache.get(family, key));
     }
@@ -106,8 +111,8 @@ class DocumentCacheTest {
         cache.offer(family, deleted, cache.stamp(deleted), bytes("v1"));
         cache.offer(family, failed, cache.stamp(failed), bytes("v1"));
 
-        cache.written(family, deleted, null, true);
-        cache.written(family, failed, bytes("v2"), false);
+        cache.written(family, storeKey(deleted), null, true);
+        cache.written(family, storeKey(failed), bytes("v2"), false);
 
         assertNull(cache.get(family, deleted));
         assertNull(cache.get(family, failed));
@@ -117,7 +122,7 @@ class DocumentCacheTest {
     void written_ofUncachedKey_leavesItUncached() {
         byte[] key = bytes("a");
 
-        cache.written(family, key, bytes("v2"), true);
+        cache.written(family, storeKey(key), bytes("v2"), true);
 
         assertNull(cache.get(family, key));
         assertEquals(0, cache.bytes());
@@ -128,7 +133,7 @@ class DocumentCacheTest {
         byte[] key = bytes("a");
         byte[] other = otherStripe(key);
         long stamp = cache.stamp(key);
-        cache.written(family, other, bytes("x"), true);
+        cache.written(family, storeKey(other), bytes("x"), true);
 
         cache.offer(family, key, stamp, bytes("v1"));
 
@@ -139,7 +144,7 @@ class DocumentCacheTest {
         for (int i = 0; ; i++) {
             byte[] candidate = bytes("b" + i);
             long before = cache.stamp(key);
-            cache.written(family, candidate, null, true);
+            cache.written(family, storeKey(candidate), null, true);
             boolean sameStripe = cache.stamp(key) != before;
             if (!sameStripe) {
                 return candidate;
@@ -153,7 +158,7 @@ class DocumentCacheTest {
         cache.offer(family, key, cache.stamp(key), bytes("documents"));
 
         assertNull(cache.get(otherFamily, key));
-        cache.written(otherFamily, key, bytes("global"), true);
+        cache.written(otherFamily, storeKey(key), bytes("global"), true);
         assertArrayEquals(bytes("documents"), cache.get(family, key));
     }
 

@@ -131,10 +131,11 @@ class GroupWriterTest {
         cache.offer(db.getDefaultColumnFamily(), other, cache.stamp(other), bytes("kept"));
         List<byte[]> seenOnCompletion = new ArrayList<>();
 
-        writer.write(List.of(Mutation.put(db.getDefaultColumnFamily(), key, bytes("new"))), 1000)
+        byte[] storeKey = StoreKeys.of(42, key); // the cache knows a document by its id, the writer by its store key
+        writer.write(List.of(Mutation.put(db.getDefaultColumnFamily(), storeKey, bytes("new"))), 1000)
               .thenRun(() -> seenOnCompletion.add(cache.get(db.getDefaultColumnFamily(), key)))
               .join();
-        writer.write(List.of(Mutation.delete(db.getDefaultColumnFamily(), key)), 1001)
+        writer.write(List.of(Mutation.delete(db.getDefaultColumnFamily(), storeKey)), 1001)
               .thenRun(() -> seenOnCompletion.add(cache.get(db.getDefaultColumnFamily(), key)))
               .join();
 

@@ -4,6 +4,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.content.DocumentKey;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,19 @@ class StoreKeysTest {
 
     private static int signum(int value) {
         return Integer.signum(value);
+    }
+
+    @Test
+    void storeKey_ofAnId_isItsDocumentKeysStoreKey_endingWithTheIdsBytes() {
+        for (String id : List.of("id:ns:music::a", "id:ns:music:n=17:b", "id:ns:music:g=g:c", "id:ns:m::\u00e6")) {
+            DocumentId documentId = DocumentId.of(id);
+            StoreKey key = new StoreKey(documentId);
+
+            assertArrayEquals(id.getBytes(StandardCharsets.UTF_8), key.idBytes(), id);
+            assertArrayEquals(StoreKeys.of(DocumentKey.of(documentId)), key.bytes(), id);
+            byte[] bytes = key.bytes();
+            assertArrayEquals(key.idBytes(), Arrays.copyOfRange(bytes, StoreKeys.ORDER_KEY_BYTES, bytes.length), id);
+        }
     }
 
     @Test
