@@ -20,9 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * is a function of the id), so a read answered here never computes the bucket, two MD5s, 0.5 us of an embedded
  * GET. Reads fill it ({@link #stamp} before reading the store, {@link #offer} after), the store's one writer keeps it
  * true ({@link #written} with the store key, after each batch is in the store and before any of its operations is
- * answered). A read
- * racing a write of the same document must not leave the older value behind: each key hashes to one of
- * {@value #STRIPES} stripes whose count the writer raises after writing and before touching the entry, and an offer
+ * answered). A read racing a write of the same document must not leave the older value behind: each id hashes to one
+ * of {@value #STRIPES} stripes whose count the writer raises after writing and before touching the entry, and an offer
  * whose stripe was raised since its stamp is dropped. So either the offer sees the raised count, or it came before the
  * writer's replacement of the entry, which then overwrites it.
  *
