@@ -4,6 +4,7 @@ import io.sluice.container.JsonResponses;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
@@ -52,16 +53,39 @@ final class HeaderSizeLimitHandler extends Handler.Wrapper {
         return h2;
     }
 
-    /** The header list size of {@code request} as RFC 7541 counts it, with :method, :scheme, :authority and :path. */
+    /**
+     * The header list size of {@code request} as RFC 7541 counts it, with :method, :scheme, :authority and :path. The
+     * lengths of {@code :authority} and {@code :path} are those of {@link HttpURI#getAuthority()} and
+     * {@link HttpURI#getPathQuery()}, counted from their parts: those methods concatenate a new string on every call.
+     */
     static long headerListSize(Request request) {
-        var uri = request.getHttpURI();
+        HttpURI uri = request.getHttpURI();
         long size = 4L * FIELD_OVERHEAD + ":method".length() + request.getMethod().length() + ":scheme".length()
-                    + length(uri.getScheme()) + ":authority".length() + length(uri.getAuthority()) + ":path".length()
-                    + length(uri.getPathQuery());
+                    + length(uri.getScheme()) + ":authority".length() + authorityLength(uri) + ":path".length()
+                    + pathQueryLength(uri);
         for (HttpField field : request.getHeaders()) {
             size += FIELD_OVERHEAD + field.getName().length() + length(field.getValue());
         }
         return size;
+    }
+
+    /** The length of {@code uri.getAuthority()}: the host, then {@code :port} if it has a port. */
+    static int authorityLength(HttpURI uri) {
+        int port = uri.getPort();
+        return length(uri.getHost()) + (port > 0 ? 1 + decimalDigits(port) : 0);
+    }
+
+    /** The length of {@code uri.getPathQuery()}: the path, then {@code ?query} if it has a query. */
+    static int pathQueryLength(HttpURI uri) {
+        String query = uri.getQuery();
+        return length(uri.getPath()) + (query == null ? 0 : 1 + query.length());
+    }
+
+    private static int decimalDigits(int positive) {
+        int digits = 1;
+        for (int rest = positive / 10; rest > 0; rest /= 10)
+            digits++;
+        return digits;
     }
 
     private static int length(String text) {
