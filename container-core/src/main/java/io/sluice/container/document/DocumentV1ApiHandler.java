@@ -133,11 +133,9 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        long start = nanoTime.getAsLong();
-        Exchange exchange = new Exchange(request, response, callback, context.metrics()::bytesSent);
+        Exchange exchange = new Exchange(request, response, callback, new Timing(context.metrics(), nanoTime));
         String method = request.getMethod();
         context.metrics().request(method);
-        exchange.whenDone(status -> context.metrics().response(status, nanoTime.getAsLong() - start));
         String rawPath = request.getHttpURI().getPath();
         try {
             dispatch(method, rawPath, exchange);
@@ -191,6 +189,31 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             case "DELETE": documents.remove(request); break;
             default: throw new IllegalStateException("Unrouted method " + method);
         }
+    }
+
+    /** Records a request's status and latency, from its creation to its response's decision, and its body bytes. */
+    private static final class Timing implements Exchange.Observer {
+
+        private final DocumentApiMetrics metrics;
+        private final LongSupplier nanoTime;
+        private final long start;
+
+        Timing(DocumentApiMetrics metrics, LongSupplier nanoTime) {
+            this.metrics = metrics;
+            this.nanoTime = nanoTime;
+            this.start = nanoTime.getAsLong();
+        }
+
+        @Override
+        public void decided(int status) {
+            metrics.response(status, nanoTime.getAsLong() - start);
+        }
+
+        @Override
+        public void sent(long bodyBytes) {
+            metrics.bytesSent(bodyBytes);
+        }
+
     }
 
     /** Requests waiting for an answer whose deadlines are watched: those not answered at once. */

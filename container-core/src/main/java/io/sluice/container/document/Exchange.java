@@ -14,10 +14,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
-import java.util.function.LongConsumer;
 
 /**
  * One request/response pair whose response is sent exactly once, whoever gets there first: the operation's outcome,
@@ -41,7 +41,7 @@ public final class Exchange {
     private final Response response;
     private final Callback callback;
     private final AtomicBoolean done = new AtomicBoolean();
-    private final LongConsumer bodyBytes;
+    private final Observer observer;
     private final Object lock = new Object(); // guards the fields below; held only to read or change them
     private IntConsumer firstListener;        // of whenDone, until the response is decided: mostly one, or none
     private List<IntConsumer> moreListeners;
@@ -54,12 +54,32 @@ public final class Exchange {
     /** Most request body bytes discarded after an early response; a larger body's stream is reset instead. */
     static final long DRAIN_LIMIT = 64L << 20;
 
-    public Exchange(Request request, Response response, Callback callback) {
-        this(request, response, callback, bytes -> { });
+    /**
+     * What an exchange tells its owner, on the thread that does it: for the {@code /document/v1} handler's metrics,
+     * without a listener registered per request.
+     */
+    public interface Observer {
+
+        /** Nothing to observe. */
+        Observer NONE = new Observer() {
+            @Override public void decided(int status) { }
+            @Override public void sent(long bodyBytes) { }
+        };
+
+        /** The response was decided with {@code status}: called once, before the {@link #whenDone} listeners. */
+        void decided(int status);
+
+        /** {@link #respond} sends a body of {@code bodyBytes} bytes. */
+        void sent(long bodyBytes);
+
     }
 
-    /** An exchange that reports the body size of a response sent by {@link #respond} to {@code bodyBytes}. */
-    public Exchange(Request request, Response response, Callback callback, LongConsumer bodyBytes) {
+    public Exchange(Request request, Response response, Callback callback) {
+        this(request, response, callback, Observer.NONE);
+    }
+
+    /** An exchange that tells {@code observer} its status when decided and the size of the body it sends. */
+    public Exchange(Request request, Response response, Callback callback, Observer observer) {
         this.request = request;
         this.response = response;
         this.callback = new Callback.Nested(callback) {
@@ -75,7 +95,7 @@ public final class Exchange {
                     hooks.forEach(Runnable::run);
             }
         };
-        this.bodyBytes = bodyBytes;
+        this.observer = Objects.requireNonNull(observer, "observer");
     }
 
     public Request request() {
@@ -147,7 +167,7 @@ public final class Exchange {
         }
         response.getHeaders().put(CONTENT_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
-        bodyBytes.accept(length);
+        observer.sent(length);
         response.write(true, BodySlabs.of(body), written); // copied by Jetty: see BodySlabs
         return true;
     }
@@ -251,6 +271,7 @@ public final class Exchange {
             firstListener = null;
             moreListeners = null;
         }
+        observer.decided(status);
         if (first != null)
             first.accept(status);
         if (more != null)

@@ -325,34 +325,41 @@ final class SingleDocumentOperations {
         catch (RuntimeException e) {
             outcome = CompletableFuture.failedFuture(e);
         }
-        if ( ! outcome.isDone()) { // else answered below, before anything could wait for it
-            permit.waiting();
-            request.watchDeadline();
+        if (outcome.isDone() && ! outcome.isCompletedExceptionally()) { // answered here, before anything could wait
+            answer(request, type, permit, body, outcome.join(), null, render, headers);
+            return;
         }
-        outcome.whenComplete((result, failure) -> {
-            permit.release();
-            if (body != null)
-                body.release();
-            if (failure != null) { // backends answer with outcomes: an exception here is a bug
-                context.metrics().operation(type, "error");
-                log.error("Backend {} for {} failed", type, request.pathId(), failure);
-                request.respond(DocumentResponses.internalError(request.pathId()));
-                return;
-            }
-            context.metrics().operation(type, outcomeName(result));
-            if (request.exchange().isDone())
-                return; // answered already (deadline, client gone): nothing to render
-            if (request.trace().isEnabled())
-                request.trace().note(1, "Backend answered " + result.status());
-            DocumentResponses.Reply reply;
-            try {
-                reply = render.apply(result);
-            }
-            catch (RuntimeException e) {
-                reply = Failures.reply(request.pathId(), e, "rendering " + result + " for");
-            }
-            request.respond(reply, result.isSuccess() ? headers : Map.of());
-        });
+        permit.waiting();
+        request.watchDeadline();
+        outcome.whenComplete((result, failure) -> answer(request, type, permit, body, result, failure, render, headers));
+    }
+
+    /** Answers with the backend's {@code result}, or 500 for its {@code failure}; releases the permit and body. */
+    private void answer(DocumentRequest request, String type, Admission.Permit permit, BodyReader.Body body,
+                        Outcome result, Throwable failure, Function<Outcome, DocumentResponses.Reply> render,
+                        Map<String, String> headers) {
+        permit.release();
+        if (body != null)
+            body.release();
+        if (failure != null) { // backends answer with outcomes: an exception here is a bug
+            context.metrics().operation(type, "error");
+            log.error("Backend {} for {} failed", type, request.pathId(), failure);
+            request.respond(DocumentResponses.internalError(request.pathId()));
+            return;
+        }
+        context.metrics().operation(type, outcomeName(result));
+        if (request.exchange().isDone())
+            return; // answered already (deadline, client gone): nothing to render
+        if (request.trace().isEnabled())
+            request.trace().note(1, "Backend answered " + result.status());
+        DocumentResponses.Reply reply;
+        try {
+            reply = render.apply(result);
+        }
+        catch (RuntimeException e) {
+            reply = Failures.reply(request.pathId(), e, "rendering " + result + " for");
+        }
+        request.respond(reply, result.isSuccess() ? headers : Map.of());
     }
 
     private static String outcomeName(Outcome outcome) {
