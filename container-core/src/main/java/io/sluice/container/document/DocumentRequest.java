@@ -111,12 +111,12 @@ public final class DocumentRequest {
 
     /** Sends {@code reply}, unless the request was already answered; returns whether it was sent. */
     public boolean respond(DocumentResponses.Reply reply) {
-        return exchange.respond(reply.status(), reply.body());
+        return exchange.respond(reply.status(), reply.body(), reply.lease(), Map.of());
     }
 
     /** Sends {@code reply} with extra headers, unless the request was already answered. */
     public boolean respond(DocumentResponses.Reply reply, Map<String, String> headers) {
-        return exchange.respond(reply.status(), reply.body(), headers);
+        return exchange.respond(reply.status(), reply.body(), reply.lease(), headers);
     }
 
     /** Answers {@code {"pathId","message"}} with the exception's status, unless already answered. */

@@ -6,6 +6,7 @@ import io.sluice.document.DocumentId;
 import io.sluice.content.Outcome;
 import io.sluice.document.json.DocumentJsonWriter;
 import io.sluice.document.json.FieldsJson;
+import io.sluice.http.common.BodySlabs;
 import org.eclipse.jetty.http.HttpStatus;
 
 import java.nio.ByteBuffer;
@@ -22,10 +23,19 @@ public final class DocumentResponses {
      * A status and body to send once: the body from its position to its limit, which sending may consume (a large
      * body is handed to Jetty as it is).
      */
-    public record Reply(int status, ByteBuffer body) {
+    public record Reply(int status, ByteBuffer body, BodySlabs.Lease lease) {
+
+        public Reply(int status, ByteBuffer body) {
+            this(status, body, null);
+        }
 
         public Reply(int status, byte[] body) {
             this(status, ByteBuffer.wrap(body));
+        }
+
+        /** A reply whose body is {@code lease}'s buffer, released when sent or refused ({@link Exchange#respond}). */
+        static Reply of(int status, BodySlabs.Lease lease) {
+            return new Reply(status, lease.buffer(), lease);
         }
 
         /** The body's bytes, copied. */
@@ -57,14 +67,17 @@ public final class DocumentResponses {
         return error(pathId, HttpStatus.INTERNAL_SERVER_ERROR_500, "Internal server error; the server log has the details");
     }
 
-    /** {@code {"pathId","id"[,"trace"]}}: a successful write, a dry run, or a get that found nothing (404). */
-    public static ByteBuffer success(String pathId, DocumentId id, Trace trace) {
+    /**
+     * {@code status} with {@code {"pathId","id"[,"trace"]}}: a successful write, a dry run, or a get that found nothing
+     * (404).
+     */
+    public static Reply success(int status, String pathId, DocumentId id, Trace trace) {
         if (isQuiet(trace)) {
-            ByteBuffer plain = PlainJson.idBody(pathId, id.toString(), null);
+            BodySlabs.Lease plain = PlainJson.idBody(pathId, id.toString(), null);
             if (plain != null)
-                return plain;
+                return Reply.of(status, plain);
         }
-        return ByteBuffer.wrap(body(pathId, Optional.of(id), trace, null));
+        return new Reply(status, body(pathId, Optional.of(id), trace, null));
     }
 
     /** Whether {@code trace} adds nothing to a body. */
@@ -79,8 +92,8 @@ public final class DocumentResponses {
      */
     public static Reply outcome(String pathId, DocumentId id, Outcome outcome, Trace trace) {
         switch (outcome.status()) {
-            case SUCCESS: return new Reply(HttpStatus.OK_200, success(pathId, id, trace));
-            case NOT_FOUND: return new Reply(HttpStatus.NOT_FOUND_404, success(pathId, id, trace));
+            case SUCCESS: return success(HttpStatus.OK_200, pathId, id, trace);
+            case NOT_FOUND: return success(HttpStatus.NOT_FOUND_404, pathId, id, trace);
             default: return new Reply(status(outcome.status()), body(pathId, Optional.of(id), trace, outcome.message()));
         }
     }
@@ -106,15 +119,14 @@ public final class DocumentResponses {
      * {@code writer} writes them: the engine's stored fields as they are when it has them in that form
      * ({@link Outcome#fieldsJson()}), else written from the decoded document.
      */
-    public static ByteBuffer found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer,
-                                   Trace trace) {
+    public static Reply found(String pathId, DocumentId id, Outcome outcome, DocumentJsonWriter writer, Trace trace) {
         FieldsJson stored = outcome.fieldsJson().orElse(null);
         if (stored != null && isQuiet(trace) && writer.tensorFormat() == FieldsJson.TENSOR_FORMAT) {
-            ByteBuffer plain = PlainJson.idBody(pathId, id.toString(), stored);
+            BodySlabs.Lease plain = PlainJson.idBody(pathId, id.toString(), stored);
             if (plain != null)
-                return plain;
+                return Reply.of(HttpStatus.OK_200, plain);
         }
-        return ByteBuffer.wrap(Json.write(json -> {
+        return new Reply(HttpStatus.OK_200, Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("pathId", pathId);
             json.writeStringField("id", id.toString());

@@ -142,7 +142,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         }
         catch (RuntimeException | Error e) {
             DocumentResponses.Reply reply = Failures.reply(rawPath, e, "handling " + method);
-            exchange.respond(reply.status(), reply.body());
+            exchange.respond(reply.status(), reply.body(), reply.lease(), Map.of());
         }
         return true;
     }

@@ -155,11 +155,25 @@ public final class Exchange {
      * @return whether this call sent the response
      */
     public boolean respond(int status, ByteBuffer body, Map<String, String> headers) {
-        if ( ! claim(status))
+        return respond(status, body, null, headers);
+    }
+
+    /**
+     * {@link #respond(int, ByteBuffer, Map)} for a body that is {@code lease}'s buffer, or has no lease if that is
+     * null: the lease is released once Jetty no longer reads the body (the write's callback completed), or at once if
+     * another response was decided first.
+     *
+     * @return whether this call sent the response
+     */
+    public boolean respond(int status, ByteBuffer body, BodySlabs.Lease lease, Map<String, String> headers) {
+        if ( ! claim(status)) {
+            if (lease != null)
+                lease.release();
             return false;
+        }
         response.setStatus(status);
         headers.forEach((name, value) -> response.getHeaders().put(name, value));
-        Callback written = Callback.from(this::responseWritten, callback::failed);
+        Callback written = new Written(lease);
         int length = body.remaining();
         if (length == 0) {
             response.write(true, null, written);
@@ -170,6 +184,31 @@ public final class Exchange {
         observer.sent(length);
         response.write(true, BodySlabs.of(body), written); // copied by Jetty: see BodySlabs
         return true;
+    }
+
+    /** The callback of a response's write: releases its body's lease, then ends the exchange or fails it. */
+    private final class Written implements Callback {
+
+        private final BodySlabs.Lease lease; // or null
+
+        Written(BodySlabs.Lease lease) {
+            this.lease = lease;
+        }
+
+        @Override
+        public void succeeded() {
+            if (lease != null)
+                lease.release();
+            responseWritten();
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            if (lease != null)
+                lease.release();
+            callback.failed(failure);
+        }
+
     }
 
     /**

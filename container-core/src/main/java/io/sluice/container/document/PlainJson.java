@@ -21,30 +21,39 @@ final class PlainJson {
 
     /**
      * The body for {@code pathId} and {@code id}, with {@code fields} if not null, written where it is sent from
-     * ({@link BodySlabs#allocate}); null if either needs escaping.
+     * ({@link BodySlabs#lease}, every byte of it, since a slab used again holds earlier bodies); null if either needs
+     * escaping. The caller releases the lease once the body is no longer read.
      */
-    static ByteBuffer idBody(String pathId, String id, FieldsJson fields) {
+    static BodySlabs.Lease idBody(String pathId, String id, FieldsJson fields) {
         int length = PATH_ID.length + pathId.length() + ID.length + id.length()
                      + (fields == null ? END.length : FIELDS.length + fields.length() + 1);
-        ByteBuffer buffer = BodySlabs.allocate(length);
+        BodySlabs.Lease lease = BodySlabs.lease(length);
+        ByteBuffer buffer = lease.buffer();
         byte[] body = buffer.array();
         int at = put(PATH_ID, body, buffer.position());
         at = putPlain(pathId, body, at);
-        if (at < 0)
-            return null; // the bytes claimed are left unused
-        at = put(ID, body, at);
-        at = putPlain(id, body, at);
-        if (at < 0)
+        if (at >= 0) {
+            at = put(ID, body, at);
+            at = putPlain(id, body, at);
+        }
+        if (at < 0) {
+            lease.release();
             return null;
+        }
         if (fields == null) {
-            put(END, body, at);
+            at = put(END, body, at);
         }
         else {
             at = put(FIELDS, body, at);
             System.arraycopy(fields.bytes(), fields.offset(), body, at, fields.length());
             body[at + fields.length()] = '}';
+            at += fields.length() + 1;
         }
-        return buffer;
+        if (at != buffer.limit()) { // never: the length is counted above; bytes left unwritten would be another body's
+            lease.release();
+            throw new IllegalStateException("Wrote " + (at - buffer.position()) + " bytes of a " + length + "-byte body");
+        }
+        return lease;
     }
 
     private static int put(byte[] bytes, byte[] body, int at) {

@@ -66,9 +66,7 @@ final class SingleDocumentOperations {
         OperationOptions options = options(request, cluster, id);
         enqueueReady(request, "get", id, () -> cluster.backend().get(id, fieldSet, options), outcome -> {
             if (outcome.isSuccess() && (outcome.fieldsJson().isPresent() || outcome.document().isPresent()))
-                return new DocumentResponses.Reply(HttpStatus.OK_200,
-                                                   DocumentResponses.found(request.pathId(), id, outcome, writer,
-                                                                           request.trace()));
+                return DocumentResponses.found(request.pathId(), id, outcome, writer, request.trace());
             return DocumentResponses.outcome(request.pathId(), id, outcome, request.trace());
         });
     }
@@ -213,8 +211,7 @@ final class SingleDocumentOperations {
         if ( ! request.parameters().bool("dryRun").orElse(false))
             return false;
         request.trace().note(1, "Dry run: operation not performed");
-        request.respond(new DocumentResponses.Reply(HttpStatus.OK_200,
-                                                    DocumentResponses.success(request.pathId(), id, request.trace())));
+        request.respond(DocumentResponses.success(HttpStatus.OK_200, request.pathId(), id, request.trace()));
         context.metrics().operation(request.method().toLowerCase(java.util.Locale.ROOT), "dry_run");
         return true;
     }

@@ -26,10 +26,10 @@ class PlainJsonTest {
         FieldsJson fields = new FieldsJson("xx{\"title\":\"A \\\"song\\\"\",\"year\":1}yy".getBytes(StandardCharsets.UTF_8), 2, 31);
         for (String pathId : PLAIN)
             for (String id : PLAIN) {
-                ByteBuffer plain = PlainJson.idBody(pathId, id, null);
+                BodySlabs.Lease plain = PlainJson.idBody(pathId, id, null);
                 assertNotNull(plain, pathId + " " + id);
-                assertArrayEquals(jackson(pathId, id, null), bytes(plain), pathId + " " + id);
-                assertArrayEquals(jackson(pathId, id, fields), bytes(PlainJson.idBody(pathId, id, fields)),
+                assertArrayEquals(jackson(pathId, id, null), bytes(plain.buffer()), pathId + " " + id);
+                assertArrayEquals(jackson(pathId, id, fields), bytes(PlainJson.idBody(pathId, id, fields).buffer()),
                                   pathId + " " + id);
             }
     }
@@ -44,10 +44,10 @@ class PlainJsonTest {
 
     @Test
     void smallBodies_areWrittenIntoASlab_largeOnesIntoTheirOwnBuffer() {
-        ByteBuffer small = PlainJson.idBody("/document/v1/ns/music/docid/a", "id:ns:music::a", null);
+        ByteBuffer small = PlainJson.idBody("/document/v1/ns/music/docid/a", "id:ns:music::a", null).buffer();
         assertEquals(BodySlabs.SLAB_BYTES, small.capacity()); // so Jetty copies it next to the frame headers
         String large = "x".repeat(BodySlabs.MAX_COPIED_BYTES);
-        ByteBuffer own = PlainJson.idBody(large, "id:ns:music::a", null);
+        ByteBuffer own = PlainJson.idBody(large, "id:ns:music::a", null).buffer();
         assertEquals(own.remaining(), own.capacity());
         assertArrayEquals(jackson(large, "id:ns:music::a", null), bytes(own));
     }

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,6 +42,54 @@ class BodySlabsTest {
         }
         for (int i = 0; i < count; i++)
             assertArrayEquals(body(i, 1000), bytes(views[i]), "body " + i);
+    }
+
+    @Test
+    void leasedBodies_keepTheirBytesWhileHeld_andSlabsAreUsedAgainOnlyOnceAllTheirBodiesAreReleased() throws Exception {
+        List<BodySlabs.Lease> first = leaseUntilNextSlab(1000); // a thread's slab, filled up, then the next slab's first
+        BodySlabs.Lease next = first.remove(first.size() - 1);
+        byte[] firstSlab = first.get(0).buffer().array();
+        assertTrue(first.size() > 1 && first.stream().allMatch(lease -> lease.buffer().array() == firstSlab));
+        assertNotSame(firstSlab, next.buffer().array());
+        for (int i = 0; i < first.size(); i++) {
+            BodySlabs.Lease lease = first.get(i);
+            assertTrue(lease.buffer().remaining() == 1000 && lease.buffer().capacity() == BodySlabs.SLAB_BYTES, "Jetty copies it");
+            System.arraycopy(body(i, 1000), 0, lease.buffer().array(), lease.buffer().position(), 1000);
+        }
+        BodySlabs.Lease held = first.remove(first.size() - 1);
+        first.forEach(BodySlabs.Lease::release);
+        List<BodySlabs.Lease> more = leaseUntilNextSlab(1000); // fills the second slab: the first is still held
+        more.addAll(leaseUntilNextSlab(1000));
+        for (BodySlabs.Lease lease : more)
+            assertNotSame(firstSlab, lease.buffer().array(), "a slab with a body still held is not used again");
+        assertArrayEquals(body(first.size(), 1000), bytes(held.buffer()), "the held body kept its bytes");
+
+        int free = BodySlabs.freeSlabs();
+        Thread releaser = new Thread(held::release); // a write's callback may complete on any thread
+        releaser.start();
+        releaser.join();
+        assertEquals(Math.min(free + 1, BodySlabs.FREE_SLABS), BodySlabs.freeSlabs(), "the first slab is free now");
+        held.release(); // again: nothing
+        assertEquals(Math.min(free + 1, BodySlabs.FREE_SLABS), BodySlabs.freeSlabs());
+        next.release();
+        more.forEach(BodySlabs.Lease::release);
+    }
+
+    @Test
+    void leasedLargeBodies_haveTheirOwnBuffer() {
+        BodySlabs.Lease lease = BodySlabs.lease(BodySlabs.MAX_COPIED_BYTES + 1);
+        assertEquals(lease.buffer().capacity(), lease.buffer().remaining());
+        lease.release();
+        lease.release();
+    }
+
+    /** Leases bodies of {@code bytes} until one comes from another slab than the first; that one is the last. */
+    private static List<BodySlabs.Lease> leaseUntilNextSlab(int bytes) {
+        List<BodySlabs.Lease> leases = new ArrayList<>();
+        leases.add(BodySlabs.lease(bytes));
+        while (leases.get(leases.size() - 1).buffer().array() == leases.get(0).buffer().array())
+            leases.add(BodySlabs.lease(bytes));
+        return leases;
     }
 
     @Test
