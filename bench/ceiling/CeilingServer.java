@@ -29,7 +29,8 @@ import java.util.Optional;
  *
  * <p>With {@code -Dceiling.getBytes=N} it answers GETs with an N-byte JSON body instead, e.g. the size of the document
  * Sluice returns, to tell the cost of sending those bytes from the cost of Sluice's own work. Each such body is copied
- * into a slab first, as Sluice's are ({@link BodySlabs}: Jetty's HTTP/2 flusher copies it then, instead of listing it).
+ * into a slab first, as Sluice's are ({@link BodySlabs#lease}: Jetty's HTTP/2 flusher copies it then, instead of listing
+ * it; the slab is used again once its bodies are written).
  *
  * Run from the repository root, with the server jar built:
  *   java [-Dceiling.getBytes=N] -cp http-server/target/sluice-server.jar bench/ceiling/CeilingServer.java \
@@ -62,9 +63,16 @@ public class CeilingServer {
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
             boolean get = getBody != null && HttpMethod.GET.is(request.getMethod());
-            ByteBuffer answer = get ? BodySlabs.of(getBody) : body.slice();
-            Content.Source.consumeAll(request, Callback.from(() -> answer(response, answer, callback),
-                                                             callback::failed));
+            if ( ! get) {
+                ByteBuffer answer = body.slice();
+                Content.Source.consumeAll(request, Callback.from(() -> answer(response, answer, callback), callback::failed));
+                return true;
+            }
+            BodySlabs.Lease lease = BodySlabs.lease(getBody.length); // as Sluice's bodies: released once written
+            System.arraycopy(getBody, 0, lease.buffer().array(), lease.buffer().position(), getBody.length);
+            Callback written = Callback.from(callback.getInvocationType(), () -> { lease.release(); callback.succeeded(); },
+                                             failure -> { lease.release(); callback.failed(failure); });
+            Content.Source.consumeAll(request, Callback.from(() -> answer(response, lease.buffer(), written), written::failed));
             return true;
         }
 
