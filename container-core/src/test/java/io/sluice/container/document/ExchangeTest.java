@@ -43,7 +43,6 @@ class ExchangeTest {
                 refused.add(second);
                 exchange.respond(200, first.buffer(), first, Map.of());
                 refusedAnswers.add(exchange.respond(500, second.buffer(), second, Map.of()));
-                assertTrue(second.isReleased(), "a body that is not sent is released by the refused call");
                 return true;
             }
         });
@@ -55,7 +54,7 @@ class ExchangeTest {
         }
         assertEquals(3, sent.size());
         assertTrue(sent.stream().allMatch(BodySlabs.Lease::isReleased), "sent bodies are released once written");
-        assertTrue(refused.stream().allMatch(BodySlabs.Lease::isReleased));
+        assertTrue(refused.stream().allMatch(BodySlabs.Lease::isReleased), "a body not sent is released by the refused call");
         assertFalse(refusedAnswers.contains(true));
     }
 
