@@ -86,7 +86,7 @@ public final class SluiceServer {
         for (HandlerConfig handler : cluster.handlers())
             registry.register(UserHandlers.create(handler, builder.classLoader));
 
-        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, System::nanoTime, new HeaderSizeLimitHandler(
+        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, new HeaderSizeLimitHandler(
                 AccessControl.wrap(new CompressionWhenAsked(compression(new BindingRouter(registry.registrations()))), cluster,
                                    builder.environment)))));
         if (cluster.accessLog().enabled())

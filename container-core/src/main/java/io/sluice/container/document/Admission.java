@@ -73,7 +73,15 @@ public final class Admission {
      * @throws HttpStatusException 429 with Vespa's text if too much work is pending
      */
     public Permit admit(long size) {
-        long now = clock.millis();
+        return admit(size, clock.millis());
+    }
+
+    /**
+     * {@link #admit(long)} at {@code nowMillis}, a reading of this admission's clock just taken: for a caller that
+     * read the time anyway (a request's arrival, when it is admitted as it arrives).
+     */
+    public Permit admit(long size, long nowMillis) {
+        long now = nowMillis;
         checkAge(now);
         int pending = operations.incrementAndGet();
         if (pending > maxOperations) {

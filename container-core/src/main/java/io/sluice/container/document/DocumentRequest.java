@@ -33,8 +33,8 @@ public final class DocumentRequest {
     private volatile boolean watched = false;
 
     /**
-     * @param deadlineWatch answers the request with 504 if it is still unanswered at its deadline; called by
-     *                      {@link #watchDeadline}
+     * @param deadlineWatch answers the request with 504 if it is still unanswered at its deadline, and ends it if its
+     *                      client goes away first; called by {@link #watchDeadline}
      */
     public DocumentRequest(String method, DocumentPath path, RequestParameters parameters, Exchange exchange,
                            Instant created, Duration timeout, Trace trace, Consumer<DocumentRequest> deadlineWatch) {
@@ -50,9 +50,10 @@ public final class DocumentRequest {
     }
 
     /**
-     * Has the request answered with 504 if it is still unanswered at its {@link #deadline}; later calls do nothing.
-     * Whatever may keep a request waiting (its body, a backend call not done when it returns, a visit) calls this
-     * first; an operation answered at once never needs it, and saves the bookkeeping (spec §7.2).
+     * Has the request answered with 504 if it is still unanswered at its {@link #deadline}, and dropped if its client
+     * goes away first; later calls do nothing. Whatever may keep a request waiting (its body, a backend call not done
+     * when it returns, a visit) calls this first; an operation answered at once never needs it, and saves the
+     * bookkeeping (spec §7.2).
      */
     public void watchDeadline() {
         if (watched)

@@ -23,8 +23,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Vespa's {@code /document/v1} API (bound to {@code http://*}{@code /document/v1/*}). Only dispatches: matches the
@@ -56,6 +58,9 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private final SingleDocumentOperations documents;
     private final VisitRoutes visits;
     private final LongSupplier nanoTime;
+    private final ToLongFunction<Request> beginNanos;
+    private final Trace noTrace;
+    private final Consumer<DocumentRequest> waiting = this::waiting; // one for all requests
     private final ScheduledExecutorScheduler ownScheduler;
     private final int maxVisits;
     private final AtomicInteger runningVisits = new AtomicInteger();
@@ -91,6 +96,8 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
         this.nanoTime = builder.nanoTime;
+        this.beginNanos = builder.beginNanos;
+        this.noTrace = Trace.off(builder.clock);
         this.deadlines = new Deadlines(builder.clock, scheduler, DocumentV1ApiHandler::timeOut);
         if (ownScheduler != null)
             addBean(ownScheduler, true);
@@ -133,7 +140,8 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        Exchange exchange = new Exchange(request, response, callback, new Timing(context.metrics(), nanoTime));
+        Exchange exchange = new Exchange(request, response, callback,
+                                         new Timing(context.metrics(), nanoTime, beginNanos.applyAsLong(request)));
         String method = request.getMethod();
         context.metrics().request(method);
         String rawPath = request.getHttpURI().getPath();
@@ -161,14 +169,10 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         RequestParameters parameters = RequestParameters.parse(exchange.request().getHttpURI().getQuery());
         Instant created = context.clock().instant();
         Duration timeout = parameters.duration("timeout").orElse(context.config().timeout());
-        Trace trace = new Trace(parameters.traceLevel(), context.clock(), created);
+        int traceLevel = parameters.traceLevel();
+        Trace trace = traceLevel == 0 ? noTrace : new Trace(traceLevel, context.clock(), created);
         DocumentRequest request = new DocumentRequest(method, path, parameters, exchange, created, timeout, trace,
-                                                      deadlines::track);
-        exchange.request().addFailureListener(failure -> {
-            // The client is gone: drop the operation (listeners cancel its queue ticket) and end the exchange.
-            if (exchange.takeOver(499))
-                exchange.callback().failed(failure);
-        });
+                                                      waiting);
         if (route.isSelection()) {
             parameters.disallow(rawPath, "dryRun");
             admitVisit(exchange);
@@ -191,17 +195,35 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         }
     }
 
-    /** Records a request's status and latency, from its creation to its response's decision, and its body bytes. */
+    /**
+     * A request that may wait for its answer (its body, a backend call not done when it returns, a visit): answered
+     * with 504 at its deadline, and dropped if its client goes away first. One answered before the handler returns
+     * needs neither, and registers nothing.
+     */
+    private void waiting(DocumentRequest request) {
+        Exchange exchange = request.exchange();
+        exchange.request().addFailureListener(failure -> {
+            // The client is gone: drop the operation (listeners cancel its queue ticket) and end the exchange.
+            if (exchange.takeOver(499))
+                exchange.callback().failed(failure);
+        });
+        deadlines.track(request);
+    }
+
+    /**
+     * Records a request's status and latency, from its arrival (Jetty's begin time: its headers parsed, so time queued
+     * for a thread counts too) to its response's decision, and its body bytes.
+     */
     private static final class Timing implements Exchange.Observer {
 
         private final DocumentApiMetrics metrics;
         private final LongSupplier nanoTime;
         private final long start;
 
-        Timing(DocumentApiMetrics metrics, LongSupplier nanoTime) {
+        Timing(DocumentApiMetrics metrics, LongSupplier nanoTime, long start) {
             this.metrics = metrics;
             this.nanoTime = nanoTime;
-            this.start = nanoTime.getAsLong();
+            this.start = start;
         }
 
         @Override
@@ -259,6 +281,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         private final DocumentApiConfig config;
         private Clock clock = SystemUtcClock.instance();
         private LongSupplier nanoTime = System::nanoTime;
+        private ToLongFunction<Request> beginNanos = Request::getBeginNanoTime; // on System.nanoTime, as Jetty's
         private TaskScheduler scheduler;
         private int maxVisits = DEFAULT_MAX_VISITS;
         private MemoryBudget bodyMemory;
@@ -276,9 +299,13 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             return this;
         }
 
-        /** Monotonic time for latency metrics; default {@link System#nanoTime}. */
+        /**
+         * Monotonic time for latency metrics; default {@link System#nanoTime}, with a request's latency counted from
+         * Jetty's {@link Request#getBeginNanoTime}. Another clock counts it from the handler's start, read on it.
+         */
         public Builder nanoTime(LongSupplier nanoTime) {
             this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+            this.beginNanos = request -> nanoTime.getAsLong();
             return this;
         }
 

@@ -254,7 +254,7 @@ final class SingleDocumentOperations {
 
     private void enqueueReady(DocumentRequest request, String type, DocumentId id, Supplier<CompletableFuture<Outcome>> call,
                               Function<Outcome, DocumentResponses.Reply> render, Map<String, String> headers) {
-        Admission.Permit permit = context.admission().admit(0);
+        Admission.Permit permit = context.admission().admit(0, request.created().toEpochMilli()); // it arrived just now
         run(request, type, id, permit, null, call, render, headers);
     }
 

@@ -28,7 +28,7 @@ public final class Trace {
         this.start = start;
     }
 
-    /** A trace that records nothing. */
+    /** A trace that records nothing: one can serve every request of level 0, since it never changes. */
     public static Trace off(Clock clock) {
         return new Trace(0, clock, clock.instant());
     }
@@ -43,9 +43,12 @@ public final class Trace {
         return level;
     }
 
-    /** Records {@code message}, prefixed with the milliseconds since the request arrived, if at least {@code atLevel}. */
+    /**
+     * Records {@code message}, prefixed with the milliseconds since the request arrived, if the level is at least
+     * {@code atLevel}; never at level 0, whose trace is shared by the requests without one.
+     */
     public void note(int atLevel, String message) {
-        if (level < atLevel)
+        if (level == 0 || level < atLevel)
             return;
         long millis = Duration.between(start, clock.instant()).toMillis();
         synchronized (messages) {
