@@ -30,6 +30,12 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
 
     private static final String PREFIX = "/document/v1";
 
+    // The namespace and type of the last path parsed, by any thread: most requests repeat them, and then take these
+    // instead of new strings (whose hash codes the cluster lookups would compute again). Racy by design: a String is
+    // immutable, so a thread sees one path's value or another's, and checks it against its own path before use.
+    private static String lastNamespace = "";
+    private static String lastType = "";
+
     public DocumentPath {
         Objects.requireNonNull(route, "route");
         Objects.requireNonNull(rawPath, "rawPath");
@@ -56,11 +62,17 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
                                     OptionalLong.empty(), Optional.empty());
         if (rest < 3)
             throw nothingAt(rawPath);
-        Optional<String> namespace = Optional.of(segments.decoded(2));
-        Optional<String> type = Optional.of(segments.decoded(3));
+        String namespaceValue = segments.decodedLike(2, lastNamespace);
+        String typeValue = segments.decodedLike(3, lastType);
+        if (namespaceValue != lastNamespace) // written only when it changes: no cache line bounced between cores
+            lastNamespace = namespaceValue;
+        if (typeValue != lastType)
+            lastType = typeValue;
+        Optional<String> namespace = Optional.of(namespaceValue);
+        Optional<String> type = Optional.of(typeValue);
         int tail = 5;
         boolean hasTail = segments.count() > tail;
-        switch (segments.decoded(4)) {
+        switch (segments.is(4, "docid") ? "docid" : segments.decoded(4)) {
             case "docid":
                 if ( ! hasTail)
                     return new DocumentPath(Route.DOCID_SELECTION, rawPath, namespace, type, Optional.empty(),
@@ -188,6 +200,19 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
             int start = bounds[2 * index], end = bounds[2 * index + 1];
             String raw = rawPath.substring(start, end);
             return escaped && needsDecoding(rawPath, start, end) ? decode(raw) : raw;
+        }
+
+        /** Segment {@code index}, form-decoded: {@code likely} itself if that is what it is. */
+        String decodedLike(int index, String likely) {
+            return is(index, likely) ? likely : decoded(index);
+        }
+
+        /** Whether segment {@code index}, form-decoded, is {@code value}; cuts out no string if it has no escapes. */
+        boolean is(int index, String value) {
+            int start = bounds[2 * index], end = bounds[2 * index + 1];
+            if (escaped && needsDecoding(rawPath, start, end))
+                return decoded(index).equals(value);
+            return end - start == value.length() && rawPath.startsWith(value, start);
         }
 
         /** The decoded segments from {@code from} on, joined with {@code /}. */

@@ -3,6 +3,7 @@ package io.sluice.container.document;
 import io.sluice.container.HttpStatusException;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -35,6 +36,33 @@ class DocumentPathTest {
         DocumentPath path = DocumentPath.parse("/document/v1/n+s/music/docid/a+b/c%2Fd");
         assertEquals(Optional.of("n s"), path.namespace());
         assertEquals("id:n s:music::a b/c/d", path.documentId().toString());
+    }
+
+    @Test
+    void namespaceAndType_ofEachPath_whateverWasParsedBefore() {
+        // The parser keeps the last namespace and type to use again: each path must still get its own.
+        String[][] paths = { { "/document/v1/ns/music/docid/a", "ns", "music", "id:ns:music::a" },
+                             { "/document/v1/ns/music/docid/b", "ns", "music", "id:ns:music::b" },
+                             { "/document/v1/n+s/music/docid/c", "n s", "music", "id:n s:music::c" },
+                             { "/document/v1/n%20s/mus%69c/docid/d", "n s", "music", "id:n s:music::d" },
+                             { "/document/v1/nsx/musi/docid/e", "nsx", "musi", "id:nsx:musi::e" },
+                             { "/document/v1/ns/music/docid/f", "ns", "music", "id:ns:music::f" },
+                             { "/document/v1/music/ns/docid/g", "music", "ns", "id:music:ns::g" } };
+        for (String[] path : paths) {
+            DocumentPath parsed = DocumentPath.parse(path[0]);
+            assertEquals(Optional.of(path[1]), parsed.namespace(), path[0]);
+            assertEquals(Optional.of(path[2]), parsed.documentType(), path[0]);
+            assertEquals(path[3], parsed.documentId().toString(), path[0]);
+        }
+    }
+
+    @Test
+    void routeKind_matchedDecoded_andOnlyWhole() {
+        assertEquals(Route.DOCID_DOCUMENT, DocumentPath.parse("/document/v1/ns/music/doc%69d/a").route());
+        assertEquals(Route.GROUP_DOCUMENT, DocumentPath.parse("/document/v1/ns/music/group/g/docid").route());
+        for (String path : List.of("/document/v1/ns/music/docidx/a", "/document/v1/ns/music/doci/a",
+                                   "/document/v1/ns/music/docid+/a", "/document/v1/ns/music/Docid/a"))
+            assertEquals(404, assertThrows(HttpStatusException.class, () -> DocumentPath.parse(path)).status(), path);
     }
 
     @Test
