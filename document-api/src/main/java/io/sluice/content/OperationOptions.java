@@ -50,8 +50,10 @@ public final class OperationOptions {
         return new OperationOptions(deadline, bucketSpace, condition, create);
     }
 
-    /** These options addressing {@code space}. */
+    /** These options addressing {@code space}: these themselves if they do. */
     public OperationOptions withBucketSpace(BucketSpace space) {
+        if (space == bucketSpace)
+            return this; // immutable: most operations are in the default space
         return new OperationOptions(deadline, space, condition, createIfNonExistent);
     }
 

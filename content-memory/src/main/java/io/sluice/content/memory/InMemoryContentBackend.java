@@ -163,7 +163,7 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     /** The newest version of a global document, as a selection's imported fields see it. */
     private Optional<Document> parent(DocumentId id) {
-        Slot slot = spaces.get(BucketSpace.GLOBAL).byId().get(id);
+        Slot slot = spaces.get(BucketSpace.GLOBAL).byId().get(id.toString());
         StoredEntry entry = slot == null ? null : slot.entry();
         return entry != null && entry.isLive() ? Optional.of(entry.document()) : Optional.empty();
     }
@@ -197,7 +197,7 @@ public final class InMemoryContentBackend implements ContentBackend {
             slot.set(entry);
         } else {
             Slot added = new Slot(DocumentKey.of(id), entry);
-            space.byId().put(id, added);
+            space.byId().put(id.toString(), added);
             space.ordered().put(added.key(), added);
         }
         return decision.written(timestamp);
@@ -212,9 +212,11 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     /**
      * One bucket space's documents: every slot is in both maps, {@code byId} for operations on one document,
-     * {@code ordered} for visits.
+     * {@code ordered} for visits. {@code byId} is keyed by the id's text, whose hash and equality the id's are: a
+     * lookup then reads the stored key's string, not an id object and then its string (one cache miss fewer per get,
+     * on a store larger than the cache).
      */
-    private record Space(ConcurrentHashMap<DocumentId, Slot> byId, ConcurrentNavigableMap<DocumentKey, Slot> ordered) { }
+    private record Space(ConcurrentHashMap<String, Slot> byId, ConcurrentNavigableMap<DocumentKey, Slot> ordered) { }
 
     private record SequenceKey(BucketSpace space, DocumentId id) { }
 
@@ -227,7 +229,7 @@ public final class InMemoryContentBackend implements ContentBackend {
             return CompletableFuture.completedFuture(sequencer.runNow(what, options.deadline(), () -> {
                 synchronized (stripe) {
                     Space space = spaces.get(options.bucketSpace());
-                    Slot slot = space.byId().get(id);
+                    Slot slot = space.byId().get(id.toString());
                     return operation.apply(space, slot, slot == null ? null : slot.entry());
                 }
             }));
@@ -244,7 +246,7 @@ public final class InMemoryContentBackend implements ContentBackend {
                             return;
                         }
                         Space space = spaces.get(options.bucketSpace());
-                        Slot slot = space.byId().get(id);
+                        Slot slot = space.byId().get(id.toString());
                         result.complete(operation.apply(space, slot, slot == null ? null : slot.entry()));
                     } catch (RuntimeException e) {
                         result.completeExceptionally(e);
@@ -265,7 +267,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         StoredEntry seen = slot.entry();
         Runnable forget = () -> {
             Space space = spaces.get(bucketSpace);
-            if (slot.entry() == seen && isExpired(seen) && space.byId().remove(seen.id(), slot))
+            if (slot.entry() == seen && isExpired(seen) && space.byId().remove(seen.id().toString(), slot))
                 space.ordered().remove(slot.key(), slot);
         };
         if ( ! queued) {
