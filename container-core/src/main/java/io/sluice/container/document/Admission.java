@@ -77,11 +77,10 @@ public final class Admission {
     }
 
     /**
-     * {@link #admit(long)} at {@code nowMillis}, a reading of this admission's clock just taken: for a caller that
+     * {@link #admit(long)} at {@code now} (milliseconds), a reading of this admission's clock just taken: for a caller that
      * read the time anyway (a request's arrival, when it is admitted as it arrives).
      */
-    public Permit admit(long size, long nowMillis) {
-        long now = nowMillis;
+    public Permit admit(long size, long now) {
         checkAge(now);
         int pending = operations.incrementAndGet();
         if (pending > maxOperations) {
