@@ -20,7 +20,8 @@ import java.util.function.LongPredicate;
  * The newest version of one document: the document itself, or a tombstone ({@code document == null}). A live entry
  * may also keep its fields as {@link FieldsJson}, written the first time a get needs them ({@link #keepFieldsJson}),
  * so later gets of the whole document send those bytes instead of writing the document again. Only operations on the
- * document, one at a time (under its lock, or in its sequencer's order), touch that; everything else is fixed.
+ * document, one at a time (under its lock, or in its sequencer's order), write that; everything else is fixed. Gets
+ * that find it written read it without the lock.
  */
 final class StoredEntry implements Version {
 
@@ -31,7 +32,7 @@ final class StoredEntry implements Version {
     private final Document document;
     private final long timestamp;
     private final long bytes;
-    private FieldsJson fieldsJson; // null until kept; only by operations on the document, one at a time
+    private volatile FieldsJson fieldsJson; // null until kept; written by operations on the document, one at a time
 
     private StoredEntry(DocumentId id, DocumentType type, Document document, long timestamp, long bytes) {
         this.id = id;
@@ -86,6 +87,14 @@ final class StoredEntry implements Version {
     @Override
     public Optional<FieldsJson> fieldsJson() {
         return Optional.ofNullable(fieldsJson);
+    }
+
+    /**
+     * Whether a get of the whole document would keep its fields as JSON: it is live and they are not kept. Any thread
+     * may ask: once kept, the JSON stays (the field is volatile).
+     */
+    boolean needsFieldsJson() {
+        return document != null && fieldsJson == null;
     }
 
     /**
