@@ -163,6 +163,21 @@ class InMemoryContentBackendLimitsTest {
     }
 
     @Test
+    void get_afterItsFieldsJsonIsKept_seesEveryLaterWrite() {
+        try (InMemoryContentBackend store = backend().build()) {
+            DocumentId id = song("a", "").id();
+            run(store.put(song("a", "First"), options()));
+            run(store.get(id, FieldSet.all(), options())); // keeps the JSON, under the lock
+            assertEquals("{\"title\":\"First\"}", run(store.get(id, FieldSet.all(), options())).fieldsJson().orElseThrow().toString());
+            run(store.put(song("a", "Second"), options()));
+            for (int i = 0; i < 2; i++) // the first keeps the new entry's JSON, the second reads it without the lock
+                assertEquals("{\"title\":\"Second\"}", run(store.get(id, FieldSet.all(), options())).fieldsJson().orElseThrow().toString());
+            run(store.remove(id, options()));
+            assertEquals(Status.NOT_FOUND, run(store.get(id, FieldSet.all(), options())).status());
+        }
+    }
+
+    @Test
     void get_ofSomeFieldsOrWithACondition_keepsNothing() {
         try (InMemoryContentBackend store = backend().build()) {
             Document song = song("a", "A song");
