@@ -122,16 +122,8 @@ public final class InMemoryContentBackend implements ContentBackend {
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
         Objects.requireNonNull(fields, "fields");
         boolean whole = fields.isEveryField() && options.condition().isEmpty();
-        // Only keeping the fields' JSON needs the document's lock: a get that finds them kept, or has nothing to keep,
-        // reads the newest entry as it is (fixed, but for that JSON, and published by its slot).
-        Read read = current -> whole && current != null && current.needsFieldsJson()
-                               ? null
-                               : WriteRules.get(id, current, fields, options, clock, parents);
-        return submit(id, new OperationName("get", id), options, read, (space, slot, current) -> {
-            if (whole && current != null)
-                current.keepFieldsJson(bytes -> capacity.tryChange(0, bytes));
-            return WriteRules.get(id, current, fields, options, clock, parents);
-        });
+        return read(id, new OperationName("get", id), options, whole,
+                    current -> WriteRules.get(id, current, fields, options, clock, parents));
     }
 
     @Override
@@ -209,7 +201,7 @@ public final class InMemoryContentBackend implements ContentBackend {
         return decision.written(timestamp);
     }
 
-    /** A read of the newest entry of one document, as it is: its outcome, or null if it must run in order. */
+    /** A read of the newest entry of one document. */
     @FunctionalInterface
     private interface Read {
         /** @param current the newest entry, null if the space holds no version of the document */
@@ -233,31 +225,45 @@ public final class InMemoryContentBackend implements ContentBackend {
 
     private record SequenceKey(BucketSpace space, DocumentId id) { }
 
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationName what, OperationOptions options,
-                                              Operation operation) {
-        return submit(id, what, options, null, operation);
+    /**
+     * Answers {@code read} for the document's newest entry, first keeping that entry's fields as JSON if the read is of
+     * the {@code whole} document. Only the keeping needs the document's lock (or, queued, its turn): unless queued, an
+     * entry with nothing to keep is read as it is, without the lock. Taking the lock writes its cache line, which the
+     * last operation on the document left in either core's cache; reading without it took 0.16 µs less server CPU per
+     * GET in an A/B run (h2c 4 × 256, bench/README.md), within that run's noise. Such a read sees the entry of the last
+     * write that completed, as a get ordered after it would; one racing a write sees either entry, as either order
+     * would.
+     */
+    private CompletableFuture<Outcome> read(DocumentId id, OperationName what, OperationOptions options, boolean whole,
+                                            Read read) {
+        if (queued)
+            return submit(id, what, options, (space, slot, current) -> read.answer(keep(whole, current)));
+        return CompletableFuture.completedFuture(sequencer.runNow(what, options.deadline(), () -> {
+            Slot slot = spaces.get(options.bucketSpace()).byId().get(id.toString());
+            StoredEntry current = slot == null ? null : slot.entry();
+            if ( ! whole || current == null || ! current.needsFieldsJson())
+                return read.answer(current);
+            synchronized (stripe(options.bucketSpace(), id)) {
+                slot = spaces.get(options.bucketSpace()).byId().get(id.toString());
+                return read.answer(keep(true, slot == null ? null : slot.entry()));
+            }
+        }));
     }
 
-    /**
-     * Carries out {@code operation}, in order with the others on the document; or, unless queued, {@code read} without
-     * the document's lock, if it answers for the entry it finds. Taking the lock writes its cache line, which the last
-     * operation on the document left in either core's cache: reading without it took 0.13–0.16 µs less server CPU per
-     * GET (h2c 4 × 256, bench/README.md). Such a read sees the entry of the last write that completed, as a get
-     * ordered after it would; one racing a write sees either entry, as either order would.
-     */
-    private CompletableFuture<Outcome> submit(DocumentId id, OperationName what, OperationOptions options, Read read,
+    /** {@code current}, having kept its fields as JSON if {@code whole}; call in the document's order. */
+    private StoredEntry keep(boolean whole, StoredEntry current) {
+        if (whole && current != null)
+            current.keepFieldsJson(bytes -> capacity.tryChange(0, bytes));
+        return current;
+    }
+
+    private CompletableFuture<Outcome> submit(DocumentId id, OperationName what, OperationOptions options,
                                               Operation operation) {
         if ( ! queued) {
             // Done before this returns: a lock orders the operations on the document, where the sequencer chains
             // futures to the same end and cost 5-6% more server CPU per GET and POST (h2c 4 x 256, bench/README.md).
             Object stripe = stripe(options.bucketSpace(), id);
             return CompletableFuture.completedFuture(sequencer.runNow(what, options.deadline(), () -> {
-                if (read != null) {
-                    Slot slot = spaces.get(options.bucketSpace()).byId().get(id.toString());
-                    Outcome outcome = read.answer(slot == null ? null : slot.entry());
-                    if (outcome != null)
-                        return outcome;
-                }
                 synchronized (stripe) {
                     Space space = spaces.get(options.bucketSpace());
                     Slot slot = space.byId().get(id.toString());
