@@ -100,6 +100,14 @@ public final class KeySequencer {
         if (first != null) throw new IllegalStateException("A queued task failed to start", first); // a checked one, thrown sneakily
     }
 
+    /**
+     * Whether no task with {@code key} is queued or running: then every task submitted earlier with it has completed
+     * (its entry goes before its result completes). One lookup, taking no memory.
+     */
+    public boolean isIdle(Object key) {
+        return !tails.containsKey(key);
+    }
+
     /** Number of keys with a task queued or running. */
     public int activeKeys() {
         return tails.size();

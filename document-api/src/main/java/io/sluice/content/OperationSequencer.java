@@ -106,6 +106,36 @@ public final class OperationSequencer {
     }
 
     /**
+     * Carries out a read at once on this thread, with {@link #run}'s admission and failure handling, when no operation
+     * with an equal {@code key} is in flight: every one submitted earlier with it has then completed, so the read comes
+     * after them in their order, as {@link #run} would have placed it, without taking its place in the map. Null, having
+     * answered nothing, when one is in flight or {@code attempt} returns null (it could not answer without waiting,
+     * e.g. for a file read); the caller then submits the operation with {@link #run}, which does it again. So
+     * {@code attempt} must change nothing and never block. Admission refusals (closed, deadline, overload) are answers.
+     * An {@link Error} is not caught.
+     */
+    public Outcome readIfIdle(Object key, OperationName what, Instant deadline, Supplier<Outcome> attempt) {
+        if (!keys.isIdle(key)) {
+            return null;
+        }
+        Outcome refusal = refusal(what, deadline);
+        if (refusal != null) {
+            return refusal;
+        }
+        if (pending.incrementAndGet() > maxPending) {
+            pending.decrementAndGet();
+            return overload(what);
+        }
+        try {
+            return attempt.get();
+        } catch (RuntimeException e) {
+            return failed(what, e);
+        } finally {
+            pending.decrementAndGet();
+        }
+    }
+
+    /**
      * Runs an engine's own work on one document (e.g. forgetting an expired tombstone) in that document's order, as
      * {@link #run} does, but without admission checks: it is not an operation a client waits for.
      */

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -171,6 +172,57 @@ class OperationSequencerTest {
         assertEquals(Outcome.error("update of 'a' broke: The operation returned no outcome"),
                      sequencer.runNow(update, DEADLINE, () -> null));
         assertEquals(0, sequencer.pending());
+    }
+
+    @Test
+    void readIfIdle_keyInFlight_isNull_withoutStarting_andAtOnceAgainOnceItCompletes() {
+        CompletableFuture<Outcome> put = new CompletableFuture<>();
+        run("a", "put", put);
+        List<Outcome> inside = new ArrayList<>();
+        assertNull(sequencer.readIfIdle("a", new OperationName("get", "a"), DEADLINE, () -> record(inside)));
+        assertEquals(List.of(), inside);
+
+        int[] pendingInside = new int[1];
+        Outcome other = sequencer.readIfIdle("b", new OperationName("get", "b"), DEADLINE, () -> {
+            pendingInside[0] = sequencer.pending();
+            return Outcome.missing();
+        });
+        assertEquals(Outcome.missing(), other);
+        assertEquals(2, pendingInside[0]); // the put in flight and this read
+        assertEquals(1, sequencer.pending());
+
+        put.complete(Outcome.missing());
+        assertEquals(Outcome.missing(), sequencer.readIfIdle("a", new OperationName("get", "a"), DEADLINE,
+                                                             () -> record(inside)));
+        assertEquals(1, inside.size());
+        assertEquals(0, sequencer.pending());
+    }
+
+    @Test
+    void readIfIdle_admitsAsRunDoes_andMapsFailuresAsRunDoes() {
+        List<Outcome> inside = new ArrayList<>();
+        run("a", "first", new CompletableFuture<>());
+        run("b", "second", new CompletableFuture<>());
+        assertEquals(Outcome.overload("Rejecting get of 'c': 2 operations already pending"),
+                     sequencer.readIfIdle("c", new OperationName("get", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(2, sequencer.pending());
+
+        clock.advance(Duration.ofSeconds(11));
+        assertEquals(Outcome.timeout("get of 'c' timed out: deadline " + DEADLINE + " passed"),
+                     sequencer.readIfIdle("c", new OperationName("get", "c"), DEADLINE, () -> record(inside)));
+        closed.set(true);
+        assertEquals(Outcome.error("The test content backend is closed"),
+                     sequencer.readIfIdle("c", new OperationName("get", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(List.of(), inside);
+
+        OperationSequencer open = new OperationSequencer("test", clock, 2, () -> false,
+                                                         (what, failure) -> Outcome.error(what + " broke: " + failure.getMessage()));
+        assertEquals(Outcome.error("get of 'c' broke: disk"),
+                     open.readIfIdle("c", new OperationName("get", "c"), Instant.MAX, () -> {
+                         throw new CompletionException(new IllegalStateException("disk"));
+                     }));
+        assertNull(open.readIfIdle("c", new OperationName("get", "c"), Instant.MAX, () -> null));
+        assertEquals(0, open.pending());
     }
 
     @Test

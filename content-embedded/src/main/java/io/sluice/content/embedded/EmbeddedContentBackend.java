@@ -57,7 +57,8 @@ import java.util.stream.Stream;
  * <p>A write is acknowledged once it is in the write-ahead log: with {@link Durability#LOG} that survives a crash of
  * the process, with {@link Durability#SYNC} (group commit) also power loss. Operations are sequenced per document id
  * ({@link io.sluice.content.OperationSequencer}), so a condition or create-if-nonexistent reads and writes atomically
- * per document while operations on different documents run in parallel. They run on the caller's thread when they
+ * per document while operations on different documents run in parallel; a get of a document with nothing in flight
+ * takes no turn ({@link io.sluice.content.OperationSequencer#readIfIdle}). They run on the caller's thread when they
  * need no file read, else on a small thread pool; one {@link GroupWriter} thread writes what they decide, in batches.
  * A plain put or remove reads nothing: its timestamp comes from a clock that starts above every timestamp in the store
  * ({@link TimestampCeiling}), so it still exceeds the previous version's, even across restarts, and its
@@ -113,6 +114,9 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final ReadWriteLock storeLock = new ReentrantReadWriteLock();
 
     private enum Access { READ, WRITE, REMOVE }
+
+    /** What a read on the calling thread answers when it needs a file read; never an operation's outcome. */
+    private static final Outcome NEEDS_FILE_READ = Outcome.error("A read on the calling thread needed a file read");
 
     @FunctionalInterface
     private interface Operation {
@@ -219,9 +223,26 @@ public final class EmbeddedContentBackend implements ContentBackend {
 
     @Override
     public CompletableFuture<Outcome> get(DocumentId id, FieldSet fields, OperationOptions options) {
+        Objects.requireNonNull(id, "id");
         Objects.requireNonNull(fields, "fields");
-        return submit(id, new OperationName("get", id), options, Access.READ, true,
-                      (families, key, reads) -> operations.get(families, key, id, fields, options, reads));
+        Objects.requireNonNull(options, "options");
+        OperationName what = new OperationName("get", id);
+        Operation operation = (families, key, reads) -> operations.get(families, key, id, fields, options, reads);
+        SequenceKey sequenceKey = new SequenceKey(options.bucketSpace(), id);
+        boolean tryHere = !closed.get() && cachedReadOdds.worthTrying();
+        if (tryHere) {
+            // With nothing in flight on the document, the read needs no turn in the sequencer: it is answered here,
+            // after every earlier operation on it, unless it needs a file read.
+            RocksStore.Families families = store.families(options.bucketSpace());
+            Outcome now = sequencer.readIfIdle(sequenceKey, what, options.deadline(),
+                                               () -> readWithoutWaiting(id, what, options, families, operation));
+            if (now != null && now != NEEDS_FILE_READ) {
+                return CompletableFuture.completedFuture(now);
+            }
+            // In flight on the document: tried again in its turn; needing a file read: straight to a store thread.
+            tryHere = now == null;
+        }
+        return submit(sequenceKey, id, what, options, Access.READ, true, tryHere, operation);
     }
 
     @Override
@@ -323,10 +344,37 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                               boolean reads, Operation operation) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(options, "options");
+        return submit(new SequenceKey(options.bucketSpace(), id), id, what, options, access, reads, true, operation);
+    }
+
+    /** In {@code id}'s turn; {@code tryHere} false sends it straight to a store thread (the caller's try missed). */
+    private CompletableFuture<Outcome> submit(SequenceKey sequenceKey, DocumentId id, OperationName what,
+                                              OperationOptions options, Access access, boolean reads, boolean tryHere,
+                                              Operation operation) {
         RocksStore.Families families = store.families(options.bucketSpace());
         StoreKey key = new StoreKey(id);
-        return sequencer.run(new SequenceKey(options.bucketSpace(), id), what, options.deadline(),
-                             () -> start(id, what, options, access, reads, families, key, operation));
+        return sequencer.run(sequenceKey, what, options.deadline(),
+                             () -> start(id, what, options, access, reads, tryHere, families, key, operation));
+    }
+
+    /**
+     * The read on the calling thread, from the cache, the memtables and the block cache only, within
+     * {@link OperationSequencer#readIfIdle}: its outcome, or {@link #NEEDS_FILE_READ} (which a store thread does).
+     */
+    private Outcome readWithoutWaiting(DocumentId id, OperationName what, OperationOptions options,
+                                       RocksStore.Families families, Operation operation) {
+        callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
+        try {
+            if (closed.get()) {
+                return sequencer.closedOutcome();
+            }
+            CompletableFuture<Outcome> done = runWithoutWaiting(id, what, options, Access.READ, families,
+                                                                new StoreKey(id), operation);
+            cachedReadOdds.tried(done != null);
+            return done == null ? NEEDS_FILE_READ : done.join(); // a read writes nothing: done, join never waits
+        } finally {
+            callsWithoutWaiting.decrement();
+        }
     }
 
     /**
@@ -339,9 +387,9 @@ public final class EmbeddedContentBackend implements ContentBackend {
      * ever waits for a write (or a write stall).
      */
     private CompletableFuture<Outcome> start(DocumentId id, OperationName what, OperationOptions options, Access access,
-                                             boolean reads, RocksStore.Families families, StoreKey key,
-                                             Operation operation) {
-        if (!closed.get() && (!reads || cachedReadOdds.worthTrying())) {
+                                             boolean reads, boolean tryHere, RocksStore.Families families,
+                                             StoreKey key, Operation operation) {
+        if (tryHere && !closed.get() && (!reads || cachedReadOdds.worthTrying())) {
             callsWithoutWaiting.increment(); // before checking closed again: close() waits for the count to drop
             try {
                 if (!closed.get()) {

@@ -243,6 +243,23 @@ class EmbeddedStoreTest {
     }
 
     @Test
+    void getsIssuedRightAfterWrites_seeThoseWrites_whileReadsOfIdleDocumentsAnswerAtOnce() {
+        EmbeddedContentBackend backend = open(options());
+        await(backend.put(song("idle", "Still"), until()));
+        List<CompletableFuture<Outcome>> gets = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            backend.put(song("a", "take " + i), until()); // not awaited: still in flight to the writer when the get comes
+            gets.add(backend.get(id("a"), FieldSet.all(), until()));
+            CompletableFuture<Outcome> idle = backend.get(id("idle"), FieldSet.all(), until());
+            assertTrue(idle.isDone(), "nothing is in flight on 'idle': read " + i + " is answered before get() returns");
+            assertEquals(song("idle", "Still"), idle.join().document().orElseThrow());
+        }
+        for (int i = 0; i < 200; i++) {
+            assertEquals(song("a", "take " + i), await(gets.get(i)).document().orElseThrow(), "get " + i);
+        }
+    }
+
+    @Test
     void readNeedingAFile_isHandedToAStoreThread_andThenItsBlocksAreCached() {
         EmbeddedContentBackend backend = open(options());
         Outcome written = await(backend.put(song("a", "Hey"), until()));
