@@ -87,22 +87,8 @@ public final class OperationSequencer {
      * An {@link Error} is not caught.
      */
     public Outcome runNow(OperationName what, Instant deadline, Supplier<Outcome> operation) {
-        Outcome refusal = refusal(what, deadline);
-        if (refusal != null) {
-            return refusal;
-        }
-        if (pending.incrementAndGet() > maxPending) {
-            pending.decrementAndGet();
-            return overload(what);
-        }
-        try {
-            Outcome outcome = operation.get();
-            return outcome != null ? outcome : failed(what, new NullPointerException("The operation returned no outcome"));
-        } catch (RuntimeException e) {
-            return failed(what, e);
-        } finally {
-            pending.decrementAndGet();
-        }
+        Outcome outcome = admitAndCall(what, deadline, operation);
+        return outcome != null ? outcome : failed(what, new NullPointerException("The operation returned no outcome"));
     }
 
     /**
@@ -115,9 +101,11 @@ public final class OperationSequencer {
      * An {@link Error} is not caught.
      */
     public Outcome readIfIdle(Object key, OperationName what, Instant deadline, Supplier<Outcome> attempt) {
-        if (!keys.isIdle(key)) {
-            return null;
-        }
+        return keys.isIdle(key) ? admitAndCall(what, deadline, attempt) : null;
+    }
+
+    /** {@code operation}'s outcome (null if it gave none), called if admitted, counted pending meanwhile; else the refusal. */
+    private Outcome admitAndCall(OperationName what, Instant deadline, Supplier<Outcome> operation) {
         Outcome refusal = refusal(what, deadline);
         if (refusal != null) {
             return refusal;
@@ -127,7 +115,7 @@ public final class OperationSequencer {
             return overload(what);
         }
         try {
-            return attempt.get();
+            return operation.get();
         } catch (RuntimeException e) {
             return failed(what, e);
         } finally {
