@@ -18,7 +18,11 @@
 #   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST
 #   CEILING_GET_BYTES=0                    if N > 0, the ceiling answers GETs with N bytes (Sluice's GET body is 1101):
 #                                          what sending a document costs without Sluice's work; 0 is the put reply
-#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443 CEILING_PORT=29080 CEILING_TLS_PORT=29443
+#   ENGINES="$BENCH_ENGINE"                Sluice's engines, one server each, all interleaved with the ceiling in the
+#                                          same rounds, e.g. ENGINES="memory embedded": their columns are then measured
+#                                          in the same minutes, where engines run one after the other met different hosts
+#   SLUICE_PORT=28080 SLUICE_TLS_PORT=28443 CEILING_PORT=29080 CEILING_TLS_PORT=29443  (the Nth engine's Sluice
+#                                          listens on SLUICE_PORT + 10 * (N - 1) and SLUICE_TLS_PORT + 10 * (N - 1))
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -37,16 +41,42 @@ SLUICE_PORT="${SLUICE_PORT:-28080}"
 SLUICE_TLS_PORT="${SLUICE_TLS_PORT:-28443}"
 CEILING_PORT="${CEILING_PORT:-29080}"
 CEILING_TLS_PORT="${CEILING_TLS_PORT:-29443}"
+ENGINES="${ENGINES:-$BENCH_ENGINE}"
 DOCUMENT_BYTES=1024
+
+# One Sluice server per engine: named "sluice" when there is one (the table's columns say Sluice), else by its engine.
+read -r -a engines <<<"$ENGINES"
+(( ${#engines[@]} > 0 )) || bench_die "ENGINES names no engine"
+declare -A engine_of port_of tls_port_of pid_of label_of
+sluices=()
+for i in "${!engines[@]}"; do
+  engine="${engines[$i]}"
+  [[ "$engine" == embedded || "$engine" == memory ]] || bench_die "ENGINES may name embedded and memory, not '$engine'"
+  if (( ${#engines[@]} == 1 )); then name=sluice label=Sluice; else name="$engine" label="Sluice $engine"; fi
+  [[ -z "${engine_of[$name]:-}" ]] || bench_die "ENGINES names $engine twice"
+  sluices+=("$name")
+  engine_of[$name]="$engine" label_of[$name]="$label"
+  port_of[$name]=$(( SLUICE_PORT + 10 * i )) tls_port_of[$name]=$(( SLUICE_TLS_PORT + 10 * i ))
+done
+port_of[ceiling]="$CEILING_PORT" tls_port_of[ceiling]="$CEILING_TLS_PORT" label_of[ceiling]=ceiling
+servers=("${sluices[@]}" ceiling)
 
 bench_require h2load openssl curl
 bench_build "$bench_server_jar" http-server
-for port in "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$CEILING_PORT" "$CEILING_TLS_PORT"; do bench_require_free_port "$port"; done
+for server in "${servers[@]}"; do
+  bench_require_free_port "${port_of[$server]}"
+  bench_require_free_port "${tls_port_of[$server]}"
+done
 
 bench_make_certificate
-bench_write_app "$bench_work/app" "$SLUICE_PORT" "$SLUICE_TLS_PORT" "$bench_work/data"
-bench_start_sluice "$bench_work/app" "$SLUICE_PORT"
+for server in "${sluices[@]}"; do
+  BENCH_ENGINE="${engine_of[$server]}" bench_write_app "$bench_work/app-$server" "${port_of[$server]}" \
+                                                      "${tls_port_of[$server]}" "$bench_work/data-$server"
+  bench_start_sluice "$bench_work/app-$server" "${port_of[$server]}" "$server"
+  pid_of[$server]="$sluice_pid"
+done
 bench_start_ceiling "$CEILING_PORT" "$CEILING_TLS_PORT"
+pid_of[ceiling]="$ceiling_pid"
 bench_generate_body "$DOCUMENT_BYTES" > "$bench_work/body.json"
 
 # URI lists for h2load -i: the first line carries scheme, host and port, the rest are paths. Every h2load connection
@@ -58,20 +88,21 @@ uris() {  # request (GET|POST) base-url
   awk -v base="$2" -v prefix="$prefix" -v count="$count" \
       'BEGIN { for (i = 0; i < count; i++) printf "%s/document/v1/bench/article/docid/%s-%d\n", (i ? "" : base), prefix, i }'
 }
-for server in sluice ceiling; do
+for server in "${servers[@]}"; do
   for transport in clear tls; do
-    if [[ "$server" == sluice ]]; then port="$SLUICE_PORT" tls_port="$SLUICE_TLS_PORT"; else port="$CEILING_PORT" tls_port="$CEILING_TLS_PORT"; fi
-    if [[ "$transport" == tls ]]; then base="https://127.0.0.1:$tls_port"; else base="http://127.0.0.1:$port"; fi
+    if [[ "$transport" == tls ]]; then base="https://127.0.0.1:${tls_port_of[$server]}"; else base="http://127.0.0.1:${port_of[$server]}"; fi
     for request in GET POST; do uris "$request" "$base" > "$bench_work/uris-$server-$transport-$request"; done
   done
 done
 
 bench_log "Preloading $GET_DOCUMENTS documents of $DOCUMENT_BYTES bytes"
-preload="$(h2load -n "$GET_DOCUMENTS" -c 1 -m 64 --connection-inactivity-timeout=60 -i "$bench_work/uris-sluice-clear-GET" -d "$bench_work/body.json" \
-                  -H 'Content-Type: application/json' 2>&1)"
-grep -q "status codes: $GET_DOCUMENTS 2xx" <<<"$preload" || { grep -E 'requests:|status codes:' <<<"$preload" >&2; bench_die "preload failed"; }
-stored="$(curl -s --max-time 30 "http://127.0.0.1:$SLUICE_PORT/document/v1/bench/article/docid/g-0")"
-[[ "$stored" == *'"id":"id:bench:article::g-0"'* ]] || bench_die "GET of a preloaded document gave: ${stored:0:300}"
+for server in "${sluices[@]}"; do
+  preload="$(h2load -n "$GET_DOCUMENTS" -c 1 -m 64 --connection-inactivity-timeout=60 -i "$bench_work/uris-$server-clear-GET" \
+                    -d "$bench_work/body.json" -H 'Content-Type: application/json' 2>&1)"
+  grep -q "status codes: $GET_DOCUMENTS 2xx" <<<"$preload" || { grep -E 'requests:|status codes:' <<<"$preload" >&2; bench_die "preload of $server failed"; }
+  stored="$(curl -s --max-time 30 "http://127.0.0.1:${port_of[$server]}/document/v1/bench/article/docid/g-0")"
+  [[ "$stored" == *'"id":"id:bench:article::g-0"'* ]] || bench_die "GET of a document preloaded into $server gave: ${stored:0:300}"
+done
 
 # name | h2load options | transport | protocol h2load must negotiate
 shapes=(
@@ -137,7 +168,7 @@ run() {  # server pid request transport options protocol
 
 if (( PREWARM > 0 )); then
   bench_log "Prewarming each server with ${PREWARM}s of GET and of POST (h2c 4x256)"
-  for server in sluice ceiling; do
+  for server in "${servers[@]}"; do
     for request in GET POST; do
       post=()
       [[ "$request" == POST ]] && post=(-d "$bench_work/body.json" -H 'Content-Type: application/json')
@@ -147,13 +178,14 @@ if (( PREWARM > 0 )); then
 fi
 
 declare -A rates cpus others
-bench_log "${#cases[@]} cases x $ROUNDS rounds x 2 servers, ${WARMUP}s + ${DURATION}s each"
+bench_log "${#cases[@]} cases x $ROUNDS rounds x ${#servers[@]} servers, ${WARMUP}s + ${DURATION}s each"
 for ((round = 1; round <= ROUNDS; round++)); do
   for case in "${cases[@]}"; do
     IFS='|' read -r name request transport options protocol <<<"$case"
-    if (( round % 2 )); then order=(sluice ceiling); else order=(ceiling sluice); fi
+    order=("${servers[@]}")
+    if (( round % 2 == 0 )); then order=(); for server in "${servers[@]}"; do order=("$server" "${order[@]}"); done; fi
     for server in "${order[@]}"; do
-      if [[ "$server" == sluice ]]; then pid="$sluice_pid"; else pid="$ceiling_pid"; fi
+      pid="${pid_of[$server]}"
       bench_require_alive "$pid" "$server"
       result="$(run "$server" "$pid" "$request" "$transport" "$options" "$protocol")" || failures=$((failures + 1))
       read -r rate cpu other <<<"$result"
@@ -161,7 +193,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
       rates[$server/$name]="${rates[$server/$name]:-} $rate"
       cpus[$server/$name]="${cpus[$server/$name]:-} $cpu"
     done
-    bench_log "round $round: $name: Sluice ${rates[sluice/$name]##* } req/s, ceiling ${rates[ceiling/$name]##* } req/s"
+    line=""
+    for server in "${servers[@]}"; do line+="${line:+, }${label_of[$server]} ${rates[$server/$name]##* } req/s"; done
+    bench_log "round $round: $name: $line"
   done
 done
 
@@ -172,22 +206,30 @@ if (( ${CEILING_GET_BYTES:-0} > 0 )); then ceiling_gets=", but GETs with $CEILIN
 echo
 echo "### h2load: /document/v1 vs the ceiling"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version, commit $commit, engine $BENCH_ENGINE;" \
+echo "$(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version, commit $commit, engine ${engines[*]};" \
      "${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored" \
      "documents, POST puts $DOCUMENT_BYTES-byte documents over $POST_IDS ids. req/s: median (min-max). CPU: server" \
      "CPU microseconds per request (median). The ceiling answers every request with a fixed small body$ceiling_gets."
 echo
-echo "| case | Sluice req/s | ceiling req/s | Sluice / ceiling | Sluice CPU µs/req | ceiling CPU µs/req |"
-echo "|---|---:|---:|---:|---:|---:|"
+header="| case |" rule="|---|"
+for server in "${servers[@]}"; do header+=" ${label_of[$server]} req/s |"; rule+="---:|"; done
+for server in "${sluices[@]}"; do header+=" ${label_of[$server]} / ceiling |"; rule+="---:|"; done
+for server in "${servers[@]}"; do header+=" ${label_of[$server]} CPU µs/req |"; rule+="---:|"; done
+echo "$header"
+echo "$rule"
 for case in "${cases[@]}"; do
   IFS='|' read -r name _ <<<"$case"
-  read -r s s_min s_max <<<"$(bench_stats "${rates[sluice/$name]}")"
-  read -r c c_min c_max <<<"$(bench_stats "${rates[ceiling/$name]}")"
-  read -r s_cpu _ <<<"$(bench_stats "${cpus[sluice/$name]}")"
-  read -r c_cpu _ <<<"$(bench_stats "${cpus[ceiling/$name]}")"
-  echo "| $name | $(bench_fmt "$s") ($(bench_fmt "$s_min")–$(bench_fmt "$s_max")) |" \
-       "$(bench_fmt "$c") ($(bench_fmt "$c_min")–$(bench_fmt "$c_max")) | $(bench_ratio "$s" "$c") |" \
-       "$(bench_fmt "$s_cpu" 0) | $(bench_fmt "$c_cpu" 0) |"
+  declare -A median=()
+  row="| $name |" ratios="" cpu_cells=""
+  for server in "${servers[@]}"; do
+    read -r m m_min m_max <<<"$(bench_stats "${rates[$server/$name]}")"
+    read -r m_cpu _ <<<"$(bench_stats "${cpus[$server/$name]}")"
+    median[$server]="$m"
+    row+=" $(bench_fmt "$m") ($(bench_fmt "$m_min")–$(bench_fmt "$m_max")) |"
+    cpu_cells+=" $(bench_fmt "$m_cpu" 0) |"
+  done
+  for server in "${sluices[@]}"; do ratios+=" $(bench_ratio "${median[$server]}" "${median[ceiling]}") |"; done
+  echo "$row$ratios$cpu_cells"
 done
 for key in "${!others[@]}"; do
   echo

@@ -191,13 +191,14 @@ bench_wait_ready() {
   bench_die "$name did not answer on port $port within 120 s"
 }
 
-# Starts Sluice on application $1 (ports in its services.xml; $2 is the cleartext one) and waits until it answers.
+# Starts Sluice on application $1 (ports in its services.xml; $2 is the cleartext one) and waits until it answers;
+# its log is $bench_work/$3.log (default sluice.log), its pid left in sluice_pid.
 bench_start_sluice() {
-  local app="$1" port="$2"
+  local app="$1" port="$2" name="${3:-sluice}"
   # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
-  bench_start sluice java $BENCH_JAVA_OPTS -jar "$bench_server_jar" serve --app "$app"
+  bench_start "$name" java $BENCH_JAVA_OPTS -jar "$bench_server_jar" serve --app "$app"
   sluice_pid="$bench_last_pid"
-  bench_wait_ready "$sluice_pid" "$port" sluice
+  bench_wait_ready "$sluice_pid" "$port" "$name"
 }
 
 # Starts the ceiling (bare Jetty with Sluice's connectors) on cleartext port $1 and TLS port $2, and waits for it.
