@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -139,19 +140,32 @@ class OperationSequencerTest {
 
     @Test
     void runNow_admitsAsRunDoes_closedPastDeadlineOrBeyondMaxPending_withoutStarting() {
+        assertAdmitsAsRunDoes("put", sequencer::runNow);
+    }
+
+    /** A call on this thread at once, e.g. runNow, or readIfIdle of an idle key. */
+    private interface CallHere {
+        Outcome call(OperationName what, Instant deadline, Supplier<Outcome> operation);
+    }
+
+    /**
+     * {@code call} refuses an operation of type {@code type} on 'c' as {@link OperationSequencer#run} does: beyond the
+     * pending bound (two others in flight), past its deadline, once closed; and starts none of them.
+     */
+    private void assertAdmitsAsRunDoes(String type, CallHere call) {
         List<Outcome> inside = new ArrayList<>();
+        OperationName what = new OperationName(type, "c");
         run("a", "first", new CompletableFuture<>());
         run("b", "second", new CompletableFuture<>());
-        assertEquals(Outcome.overload("Rejecting put of 'c': 2 operations already pending"),
-                     sequencer.runNow(new OperationName("put", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(Outcome.overload("Rejecting " + type + " of 'c': 2 operations already pending"),
+                     call.call(what, DEADLINE, () -> record(inside)));
         assertEquals(2, sequencer.pending());
 
         clock.advance(Duration.ofSeconds(11));
-        assertEquals(Outcome.timeout("put of 'c' timed out: deadline " + DEADLINE + " passed"),
-                     sequencer.runNow(new OperationName("put", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(Outcome.timeout(type + " of 'c' timed out: deadline " + DEADLINE + " passed"),
+                     call.call(what, DEADLINE, () -> record(inside)));
         closed.set(true);
-        assertEquals(Outcome.error("The test content backend is closed"),
-                     sequencer.runNow(new OperationName("put", "c"), DEADLINE, () -> record(inside)));
+        assertEquals(Outcome.error("The test content backend is closed"), call.call(what, DEADLINE, () -> record(inside)));
         assertEquals(List.of(), inside);
     }
 
@@ -200,20 +214,7 @@ class OperationSequencerTest {
 
     @Test
     void readIfIdle_admitsAsRunDoes_andMapsFailuresAsRunDoes() {
-        List<Outcome> inside = new ArrayList<>();
-        run("a", "first", new CompletableFuture<>());
-        run("b", "second", new CompletableFuture<>());
-        assertEquals(Outcome.overload("Rejecting get of 'c': 2 operations already pending"),
-                     sequencer.readIfIdle("c", new OperationName("get", "c"), DEADLINE, () -> record(inside)));
-        assertEquals(2, sequencer.pending());
-
-        clock.advance(Duration.ofSeconds(11));
-        assertEquals(Outcome.timeout("get of 'c' timed out: deadline " + DEADLINE + " passed"),
-                     sequencer.readIfIdle("c", new OperationName("get", "c"), DEADLINE, () -> record(inside)));
-        closed.set(true);
-        assertEquals(Outcome.error("The test content backend is closed"),
-                     sequencer.readIfIdle("c", new OperationName("get", "c"), DEADLINE, () -> record(inside)));
-        assertEquals(List.of(), inside);
+        assertAdmitsAsRunDoes("get", (what, deadline, attempt) -> sequencer.readIfIdle("c", what, deadline, attempt));
 
         OperationSequencer open = new OperationSequencer("test", clock, 2, () -> false,
                                                          (what, failure) -> Outcome.error(what + " broke: " + failure.getMessage()));
