@@ -13,7 +13,7 @@ import io.sluice.container.JvmMetrics;
 import io.sluice.container.MetricsSources;
 import io.sluice.container.MetricsWindow;
 import io.sluice.container.RequestStatistics;
-import io.sluice.container.RequestStatisticsHandler;
+import io.sluice.container.RequestTrackingHandler;
 import io.sluice.container.ServiceHealth;
 import io.sluice.container.StatusContext;
 import io.sluice.container.StatusHandlers;
@@ -28,7 +28,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -86,9 +85,9 @@ public final class SluiceServer {
         for (HandlerConfig handler : cluster.handlers())
             registry.register(UserHandlers.create(handler, builder.classLoader));
 
-        server.setHandler(new Stopping(new RequestStatisticsHandler(statistics, new HeaderSizeLimitHandler(
+        server.setHandler(new Stopping(statistics, new HeaderSizeLimitHandler(
                 AccessControl.wrap(new CompressionWhenAsked(compression(new BindingRouter(registry.registrations()))), cluster,
-                                   builder.environment)))));
+                                   builder.environment))));
         if (cluster.accessLog().enabled())
             server.setRequestLog(JsonRequestLog.of(cluster.accessLog()));
 
@@ -248,10 +247,11 @@ public final class SluiceServer {
     }
 
     /** Graceful stop that also takes the container out of rotation the moment it begins. */
-    private final class Stopping extends GracefulHandler {
+    /** The outermost handler: on graceful stop, also reports the service down and completes {@link #stopping()}. */
+    private final class Stopping extends RequestTrackingHandler {
 
-        Stopping(Handler handler) {
-            super(handler);
+        Stopping(RequestStatistics statistics, Handler handler) {
+            super(statistics, handler);
         }
 
         @Override
