@@ -31,10 +31,11 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
     private static final String PREFIX = "/document/v1";
 
     // The namespace and type of the last path parsed, by any thread: most requests repeat them, and then take these
-    // instead of new strings (whose hash codes the cluster lookups would compute again). Racy by design: a String is
-    // immutable, so a thread sees one path's value or another's, and checks it against its own path before use.
-    private static String lastNamespace = "";
-    private static String lastType = "";
+    // instead of new strings (whose hash codes the cluster lookups would compute again) and optionals. Racy by design:
+    // an Optional and its String are immutable, so a thread sees one path's value or another's, and checks it against
+    // its own path before use.
+    private static Optional<String> lastNamespace = Optional.of("");
+    private static Optional<String> lastType = Optional.of("");
 
     public DocumentPath {
         Objects.requireNonNull(route, "route");
@@ -62,14 +63,13 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
                                     OptionalLong.empty(), Optional.empty());
         if (rest < 3)
             throw nothingAt(rawPath);
-        String namespaceValue = segments.decodedLike(2, lastNamespace);
-        String typeValue = segments.decodedLike(3, lastType);
-        if (namespaceValue != lastNamespace) // written only when it changes: no cache line bounced between cores
-            lastNamespace = namespaceValue;
-        if (typeValue != lastType)
-            lastType = typeValue;
-        Optional<String> namespace = Optional.of(namespaceValue);
-        Optional<String> type = Optional.of(typeValue);
+        Optional<String> likelyNamespace = lastNamespace, likelyType = lastType; // each field read once
+        Optional<String> namespace = segments.decodedLike(2, likelyNamespace);
+        Optional<String> type = segments.decodedLike(3, likelyType);
+        if (namespace != likelyNamespace) // written only when it changes: no cache line bounced between cores
+            lastNamespace = namespace;
+        if (type != likelyType)
+            lastType = type;
         int tail = 5;
         boolean hasTail = segments.count() > tail;
         switch (segments.is(4, "docid") ? "docid" : segments.decoded(4)) {
@@ -202,9 +202,9 @@ public record DocumentPath(Route route, String rawPath, Optional<String> namespa
             return escaped && needsDecoding(rawPath, start, end) ? decode(raw) : raw;
         }
 
-        /** Segment {@code index}, form-decoded: {@code likely} itself if that is what it is. */
-        String decodedLike(int index, String likely) {
-            return is(index, likely) ? likely : decoded(index);
+        /** Segment {@code index}, form-decoded: {@code likely} itself if that is what it holds. */
+        Optional<String> decodedLike(int index, Optional<String> likely) {
+            return is(index, likely.get()) ? likely : Optional.of(decoded(index));
         }
 
         /** Whether segment {@code index}, form-decoded, is {@code value}; cuts out no string if it has no escapes. */

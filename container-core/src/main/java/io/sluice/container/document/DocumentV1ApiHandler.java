@@ -57,7 +57,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private final DocumentApiContext context;
     private final SingleDocumentOperations documents;
     private final VisitRoutes visits;
-    private final LongSupplier nanoTime;
+    private final Timing timing; // every exchange's observer
     private final ToLongFunction<Request> beginNanos;
     private final Trace noTrace;
     private final Consumer<DocumentRequest> waiting = this::waiting; // one for all requests
@@ -95,7 +95,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         this.maxVisits = builder.maxVisits;
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
-        this.nanoTime = builder.nanoTime;
+        this.timing = new Timing(context.metrics(), builder.nanoTime);
         this.beginNanos = builder.beginNanos;
         this.noTrace = Trace.off(builder.clock);
         this.deadlines = new Deadlines(builder.clock, scheduler, DocumentV1ApiHandler::timeOut);
@@ -140,8 +140,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        Exchange exchange = new Exchange(request, response, callback,
-                                         new Timing(context.metrics(), nanoTime, beginNanos.applyAsLong(request)));
+        Exchange exchange = new Exchange(request, response, callback, timing, beginNanos.applyAsLong(request));
         String method = request.getMethod();
         context.metrics().request(method);
         String rawPath = request.getHttpURI().getPath();
@@ -218,16 +217,14 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
 
         private final DocumentApiMetrics metrics;
         private final LongSupplier nanoTime;
-        private final long start;
 
-        Timing(DocumentApiMetrics metrics, LongSupplier nanoTime, long start) {
+        Timing(DocumentApiMetrics metrics, LongSupplier nanoTime) {
             this.metrics = metrics;
             this.nanoTime = nanoTime;
-            this.start = start;
         }
 
         @Override
-        public void decided(int status) {
+        public void decided(int status, long start) {
             metrics.response(status, nanoTime.getAsLong() - start);
         }
 

@@ -40,6 +40,7 @@ public final class Exchange {
     private final Response response;
     private final Callback callback;
     private final Observer observer;
+    private final long start; // the observer's: when the request arrived
     private final Object lock = new Object(); // guards the fields below; held only to read or change them
     private volatile boolean done = false;    // the response is decided; set once, under the lock
     private IntConsumer firstListener;        // of whenDone, until the response is decided: mostly one, or none
@@ -55,18 +56,21 @@ public final class Exchange {
 
     /**
      * What an exchange tells its owner, on the thread that does it: for the {@code /document/v1} handler's metrics,
-     * without a listener registered per request.
+     * without a listener registered per request. One observer serves every exchange.
      */
     public interface Observer {
 
         /** Nothing to observe. */
         Observer NONE = new Observer() {
-            @Override public void decided(int status) { }
+            @Override public void decided(int status, long start) { }
             @Override public void sent(long bodyBytes) { }
         };
 
-        /** The response was decided with {@code status}: called once, before the {@link #whenDone} listeners. */
-        void decided(int status);
+        /**
+         * The response was decided with {@code status}: called once, before the {@link #whenDone} listeners, with the
+         * {@code start} the exchange was created with.
+         */
+        void decided(int status, long start);
 
         /** {@link #respond} sends a body of {@code bodyBytes} bytes. */
         void sent(long bodyBytes);
@@ -74,11 +78,14 @@ public final class Exchange {
     }
 
     public Exchange(Request request, Response response, Callback callback) {
-        this(request, response, callback, Observer.NONE);
+        this(request, response, callback, Observer.NONE, 0);
     }
 
-    /** An exchange that tells {@code observer} its status when decided and the size of the body it sends. */
-    public Exchange(Request request, Response response, Callback callback, Observer observer) {
+    /**
+     * An exchange that tells {@code observer} its status when decided, with {@code start} (e.g. when the request
+     * arrived), and the size of the body it sends.
+     */
+    public Exchange(Request request, Response response, Callback callback, Observer observer, long start) {
         this.request = request;
         this.response = response;
         this.callback = new Callback.Nested(callback) {
@@ -95,6 +102,7 @@ public final class Exchange {
             }
         };
         this.observer = Objects.requireNonNull(observer, "observer");
+        this.start = start;
     }
 
     public Request request() {
@@ -315,7 +323,7 @@ public final class Exchange {
             firstListener = null;
             moreListeners = null;
         }
-        observer.decided(status);
+        observer.decided(status, start);
         if (first != null)
             first.accept(status);
         if (more != null)
