@@ -26,8 +26,8 @@ import java.util.function.ToLongFunction;
  * Running requests are counted in a {@link LongAdder}, which spreads the two threads' writes over cells of their own.
  * Jetty's {@code GracefulHandler}, which this replaces, counted them in one {@code AtomicLong} that both cores wrote twice
  * per request, and wrapped the request and the callback besides; a statistics wrapper inside it took another callback.
- * Without those the server answered about 2% more GETs for about 2% less CPU each (paired runs of h2c 4×256 GETs, both
- * ways round, bench/README.md).
+ * Without those the server answered 1–2% more GETs for 1–2% less CPU each (two pairs of paired runs of h2c 4×256 GETs,
+ * each both ways round, bench/README.md).
  */
 public class RequestTrackingHandler extends Handler.Wrapper implements Graceful {
 
