@@ -8,6 +8,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -114,8 +115,12 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
             shutdown.check();
     }
 
-    /** The request's callback, recording the request and ending it once the original callback has completed. */
-    private final class Tracked implements Callback {
+    /**
+     * The request's callback, recording the request and ending it once the original callback has completed; a second
+     * completion (a handler that completed its callback and then threw) does nothing, as it must not end the request
+     * twice, which would let a stop complete while another request still runs. Is its own once-flag: no object more.
+     */
+    private final class Tracked extends AtomicBoolean implements Callback {
 
         private final Response response;
         private final Callback callback;
@@ -129,6 +134,8 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
 
         @Override
         public void succeeded() {
+            if ( ! compareAndSet(false, true))
+                return;
             statistics.record(nanoTime.getAsLong() - start, response.getStatus());
             try {
                 callback.succeeded();
@@ -140,6 +147,8 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
 
         @Override
         public void failed(Throwable failure) {
+            if ( ! compareAndSet(false, true))
+                return;
             // Jetty answers 500 to a failed callback unless the response is already under way.
             statistics.record(nanoTime.getAsLong() - start, response.isCommitted() ? response.getStatus() : 500);
             try {
