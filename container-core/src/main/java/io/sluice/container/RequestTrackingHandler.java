@@ -7,8 +7,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -118,10 +119,12 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
     /**
      * The request's callback, recording the request and ending it once the original callback has completed; a second
      * completion (a handler that completed its callback and then threw) does nothing, as it must not end the request
-     * twice, which would let a stop complete while another request still runs. Is its own once-flag: no object more.
+     * twice, which would let a stop complete while another request still runs. The once-flag is a field set through a
+     * {@link VarHandle}: no object more per request.
      */
-    private final class Tracked extends AtomicBoolean implements Callback {
+    private final class Tracked implements Callback {
 
+        private volatile boolean completed;
         private final Response response;
         private final Callback callback;
         private final long start;
@@ -134,7 +137,7 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
 
         @Override
         public void succeeded() {
-            if ( ! compareAndSet(false, true))
+            if ( ! COMPLETED.compareAndSet(this, false, true))
                 return;
             statistics.record(nanoTime.getAsLong() - start, response.getStatus());
             try {
@@ -147,7 +150,7 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
 
         @Override
         public void failed(Throwable failure) {
-            if ( ! compareAndSet(false, true))
+            if ( ! COMPLETED.compareAndSet(this, false, true))
                 return;
             // Jetty answers 500 to a failed callback unless the response is already under way.
             statistics.record(nanoTime.getAsLong() - start, response.isCommitted() ? response.getStatus() : 500);
@@ -164,6 +167,16 @@ public class RequestTrackingHandler extends Handler.Wrapper implements Graceful 
             return callback.getInvocationType();
         }
 
+    }
+
+    private static final VarHandle COMPLETED;
+    static {
+        try {
+            COMPLETED = MethodHandles.lookup().findVarHandle(Tracked.class, "completed", boolean.class);
+        }
+        catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
 }
