@@ -54,8 +54,9 @@ import java.util.stream.Stream;
  * own data directory, with the bucket spaces in separate column families. Documents are keyed in visiting order
  * (bucket order key, then id), so every visit is a set of range scans.
  *
- * <p>A write is acknowledged once it is in the write-ahead log: with {@link Durability#LOG} that survives a crash of
- * the process, with {@link Durability#SYNC} (group commit) also power loss. Operations are sequenced per document id
+ * <p>A write is acknowledged once it is in the write-ahead log: with {@link Durability#SYNC} (the default; group
+ * commit) once that log is fsynced, so it survives power loss; with {@link Durability#LOG} before, so it survives a
+ * crash of the process only. Operations are sequenced per document id
  * ({@link io.sluice.content.OperationSequencer}), so a condition or create-if-nonexistent reads and writes atomically
  * per document while operations on different documents run in parallel; a get of a document with nothing in flight
  * takes no turn ({@link io.sluice.content.OperationSequencer#readIfIdle}). They run on the caller's thread when they

@@ -49,7 +49,7 @@ public final class EmbeddedOptions {
 
     /**
      * A builder for a store in {@code dataDirectory} (created if missing) holding documents of {@code types}, with
-     * {@link Durability#LOG}, 14 days tombstone retention, a 64 MiB block cache, a document cache of
+     * {@link Durability#SYNC}, 14 days tombstone retention, a 64 MiB block cache, a document cache of
      * {@link #defaultDocumentCacheBytes} of this JVM's heap for one store, 64 MiB of write buffers, writes refused
      * below 1 GiB free disk, the system UTC clock and 16 distribution bits.
      */
@@ -132,9 +132,15 @@ public final class EmbeddedOptions {
 
     @Override
     public String toString() {
-        return "embedded store at " + dataDirectory + " (" + durability + ", tombstones kept " + tombstoneRetention
+        return "embedded store at " + dataDirectory + " (" + promise(durability) + ", tombstones kept " + tombstoneRetention
                + ", block cache " + blockCacheBytes + " B, document cache " + documentCacheBytes
                + " B, write buffers " + writeBufferBytes + " B, min free disk " + minFreeDiskBytes + " B)";
+    }
+
+    private static String promise(Durability durability) {
+        return durability == Durability.SYNC
+               ? "sync=\"true\": a write is fsynced before it is acknowledged, survives power loss"
+               : "sync=\"false\": a write is acknowledged before it is fsynced, survives a process crash, not a power loss";
     }
 
     /** Collects {@link EmbeddedOptions}; every setter names the bad value it rejects. Not thread-safe. */
@@ -144,7 +150,7 @@ public final class EmbeddedOptions {
 
         private final Path dataDirectory;
         private final DocumentTypes documentTypes;
-        private Durability durability = Durability.LOG;
+        private Durability durability = Durability.SYNC;
         private Duration tombstoneRetention = Duration.ofDays(14);
         private Duration tombstoneSweepInterval = Duration.ofMinutes(10);
         private long blockCacheBytes = 64 * MIB;

@@ -10,11 +10,25 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EngineOptionsTest {
 
     private static EmbeddedOptions withOptions(Map<String, String> options) {
         return EmbeddedOptions.builder(Path.of("data"), DocumentTypes.of(List.of())).engineOptions(options).build();
+    }
+
+    @Test
+    void noSyncOption_fsyncsBeforeAcknowledging() {
+        EmbeddedOptions options = withOptions(Map.of());
+
+        assertEquals(Durability.SYNC, options.durability());
+        assertTrue(options.toString().contains("fsynced before it is acknowledged"), options.toString());
+    }
+
+    @Test
+    void sync_false_saysItDoesNotSurvivePowerLoss() {
+        assertTrue(withOptions(Map.of("sync", "false")).toString().contains("not a power loss"));
     }
 
     @Test
