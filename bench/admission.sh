@@ -2,7 +2,7 @@
 # Admission with the DEFAULT /document/v1 limits on the embedded store: h2load GET and 1 KiB POST at 4 x 256 and
 # 16 x 256 streams (expect no 429), then a flood of 64 x 1024 POSTs of 64 KiB (expect only 2xx and 429, a bounded
 # heap), sampled meanwhile by one curl at a time, then 4 x 256 POSTs again (expect the throughput of before).
-# Prints h2load's status counts and the heap in use after each run.
+# Prints h2load's status counts and the heap in use after each run, as a table in bench/README.md's format.
 #
 # Usage: bench/admission.sh        (builds the server jar if needed; ~2 min)
 # Environment: PORT=27280, HEAP=1g (the server's -Xmx; the default admission bound follows it), and bench/lib.sh's.
@@ -35,11 +35,17 @@ run() {  # label h2load-options...
   local label="$1" out
   shift
   out="$(h2load "$@" 2>&1)"
-  echo "| $label | $(grep -E '^status codes' <<<"$out" | sed 's/status codes: //') | $(heap_used) |"
+  echo "| $label | $(grep -E '^status codes' <<<"$out" | sed 's/status codes: //') | $(heap_used) | a |"
 }
 post=(-d "$bench_work/body.json" -H 'Content-Type: application/json')
-echo "| run | h2load status codes | heap used after |"
-echo "|---|---|---:|"
+echo
+echo "### Admission under load and overload (bench/admission.sh)"
+echo
+echo "Embedded engine, default \`<document-api>\` limits, -Xmx$HEAP. Expected: no 429 at 4×256 and 16×256; only 2xx and 429"
+echo "in the flood, with the heap bounded; after it, the rate of before."
+echo
+echo "| run | h2load status codes | heap used after | run |"
+echo "|---|---|---:|---|"
 for connections in 4 16; do
   run "GET ${connections}x256, 10 s" "-c$connections" -m256 -D 10 -i "$bench_work/get"
   run "POST ${connections}x256, 10 s" "-c$connections" -m256 -D 10 -i "$bench_work/post" "${post[@]}"
@@ -55,3 +61,5 @@ wait "$sampler"
 run "POST 4x256 after the flood, 10 s" -c4 -m256 -D 10 -i "$bench_work/post" "${post[@]}"
 echo
 echo "One curl at a time during the flood (statuses): $(cat "$bench_work/sample")."
+echo
+bench_run_note a

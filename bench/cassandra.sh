@@ -342,21 +342,21 @@ for size in $NODES; do
   stop_cluster
 done
 
-commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
 echo
-echo "### Sluice on Cassandra"
+echo "### Cassandra, 1 and 3 nodes (bench/cassandra.sh)"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores shared by Cassandra, Sluice and the clients (load average before:" \
-     "$load_before), JDK $java_version, commit $commit, $cassandra_version (nodes in child JVMs, 512 MB heap," \
+echo "$(nproc) cores shared by Cassandra, Sluice and the clients (load average before:" \
+     "$load_before), $cassandra_version (nodes in child JVMs, 512 MB heap," \
      "options '$CASSANDRA_NODE_OPTS', Paxos $PAXOS_VARIANT), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
      "puts through one server, GETs of random stored ids through one server, streamed visits with one curl per" \
      "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}${GET_CONSISTENCY:+, get-consistency $GET_CONSISTENCY}; the measured puts follow $PUT_WARMUP unmeasured" \
      "ones (the first documents of the same feed); puts, GETs and visits start once the nodes are idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."
 echo
-echo "| cluster | step | throughput | wall s | Sluice CPU s | Cassandra CPU s |"
-echo "|---|---|---:|---:|---:|---:|"
-printf '%s\n' "${rows[@]}"
+echo "| cluster | step | throughput | wall s | Sluice CPU s | Cassandra CPU s | run |"
+echo "|---|---|---:|---:|---:|---:|---|"
+printf '%s a |\n' "${rows[@]}"
+echo
+bench_run_note a
 if (( failures > 0 )); then
   echo
   echo "$failures steps failed (see above)."

@@ -8,7 +8,8 @@
 # markdown table: ops/s median (min-max), client CPU seconds and peak RSS (medians), server CPU seconds during the
 # feed (median), peak ops/s (the best 5-second window of the server's succeeded-put count, sampled every 0.5 s) and
 # the seconds from starting the feeder (JVM start included) until a 2-second window first reached 90% of that peak
-# (medians), and the ratios of Sluice to the Vespa CLI and to the official Java client.
+# (medians), and the ratios of Sluice to the Vespa CLI and to the official Java client, in bench/README.md's format;
+# and draws each transport's feed rate over time, one line per feeder ($BENCH_CHARTS/feed-rate-<transport>.svg).
 #
 # Usage: bench/feed.sh                     (from anywhere; builds the jars if needed; ~5 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
@@ -219,18 +220,15 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
-commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
 echo
-echo "### Feeding: ./sluice feed vs the Vespa CLI and the official vespa-feed-client"
+echo "### Feeding: ./sluice feed, the Vespa CLI and the official Java client (bench/feed.sh)"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $java_version, commit $commit," \
-     "engine $BENCH_ENGINE${vespa_version:+, Vespa CLI $vespa_version}; $DOCUMENTS puts of $DOCUMENT_BYTES-byte documents" \
+echo "Engine $BENCH_ENGINE${vespa_version:+, Vespa CLI $vespa_version}; $(bench_fmt "$DOCUMENTS") puts of $DOCUMENT_BYTES-byte documents" \
      "per feed, $ROUNDS feeds per row, feeders rotating, a fresh server per feed; wall clock from process start." \
-     "Medians; ops/s also (min-max). Client CPU µs/op = client CPU seconds / documents."
+     "Medians; ops/s also (min–max). Client CPU µs/op = client CPU seconds / documents."
 echo
-echo "| feeder | transport | ops/s | client CPU s | client CPU µs/op | client peak RSS MiB | server CPU s | peak ops/s | s to 90% of peak |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| feeder | transport | ops/s | client CPU s | client CPU µs/op | client peak RSS MiB | server CPU s | peak ops/s | s to 90% of peak | run |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 feeder_name() {
   case "$1" in
     sluice) echo './sluice feed' ;;
@@ -252,7 +250,7 @@ for transport in $TRANSPORTS; do
     per_op="$(awk -v c="$cpu" -v n="$DOCUMENTS" 'BEGIN { printf "%.1f", c * 1e6 / n }')"
     echo "| $(feeder_name "$feeder") | $transport | $(bench_fmt "$r") ($(bench_fmt "$r_min")–$(bench_fmt "$r_max")) |" \
          "$(bench_fmt "$cpu" 1) | $(bench_fmt "$per_op" 1) | $(bench_fmt "$(median rsss "$key")") |" \
-         "$(bench_fmt "$(median server_cpus "$key")" 1) | $(bench_fmt "$(median peaks "$key")") | $(bench_fmt "$(median ramps "$key")" 1) |"
+         "$(bench_fmt "$(median server_cpus "$key")" 1) | $(bench_fmt "$(median peaks "$key")") | $(bench_fmt "$(median ramps "$key")" 1) | a |"
   done
   for anchor in $FEEDERS; do
     [[ "$anchor" == sluice ]] && continue
@@ -260,8 +258,23 @@ for transport in $TRANSPORTS; do
     echo "| **Sluice / $(feeder_name "$anchor")** | $transport | **$(bench_ratio "$(median rates "$s")" "$(median rates "$a")")** |" \
          "| $(bench_ratio "$(median client_cpus "$s")" "$(median client_cpus "$a")") |" \
          "$(bench_ratio "$(median rsss "$s")" "$(median rsss "$a")") | | $(bench_ratio "$(median peaks "$s")" "$(median peaks "$a")") |" \
-         "$(bench_ratio "$(median ramps "$s")" "$(median ramps "$a")") |"
+         "$(bench_ratio "$(median ramps "$s")" "$(median ramps "$a")") | a |"
   done
+done
+echo
+bench_run_note a
+# The feed rate over time, per transport, one line per feeder (each one's first round), from the server's put counter.
+for transport in $TRANSPORTS; do
+  lines=()
+  for feeder in $FEEDERS; do
+    series="$bench_charts/feed-rate-$transport-$feeder.tsv"
+    if [[ -s "$bench_work/samples-$feeder-$transport-1" ]]; then chart_rate_series "$bench_work/samples-$feeder-$transport-1" > "$series"; else : > "$series"; fi
+    lines+=("$series" "$(feeder_name "$feeder" | sed 's/`//g')")
+  done
+  chart_lines "$bench_charts/feed-rate-$transport.svg" \
+    "$(bench_fmt "$DOCUMENTS") puts over $transport: rate over time, from the feeder's start ($(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null), $(date -u +%Y-%m-%d))" \
+    "seconds since the feeder started" "puts/s (1-second spans)" "${lines[@]}" &&
+    echo "![feed rate over $transport]($(bench_chart_link "feed-rate-$transport.svg"))"
 done
 if (( failures > 0 )); then
   echo

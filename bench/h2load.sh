@@ -3,8 +3,9 @@
 # for GET of stored 1 KiB documents and POST of 1 KiB puts, over cleartext and TLS, in the connection shapes of Vespa's
 # HTTP/2 article: HTTP/1.1 1 connection x 1, HTTP/1.1 128 connections, HTTP/2 1 connection x 256 streams, HTTP/2
 # 4 connections x 256 streams. Servers alternate case by case (and which goes first alternates by round), so drift
-# on a shared machine hits both. Prints a markdown table: req/s median (min-max) of each, the ratio of the medians,
-# and server CPU per request (median).
+# on a shared machine hits both. Prints a markdown table in bench/README.md's format: req/s median (min-max) of each,
+# the ratio of the medians, and server CPU per request (median); and draws the medians as bars against the ceiling's
+# ($BENCH_CHARTS/h2load.svg, from h2load.tsv beside it).
 #
 # Usage: bench/h2load.sh                   (from anywhere; builds the server jar if needed; ~16 min by default)
 # Environment (and bench/lib.sh's BENCH_SMOKE, BENCH_JAVA_OPTS, BENCH_ENGINE, BENCH_KEEP, BENCH_NO_BUILD):
@@ -199,38 +200,45 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
-commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
 ceiling_gets=""
 if (( ${CEILING_GET_BYTES:-0} > 0 )); then ceiling_gets=", but GETs with $CEILING_GET_BYTES bytes"; fi
 echo
-echo "### h2load: /document/v1 vs the ceiling"
+echo "### /document/v1 against bare Jetty (bench/h2load.sh)"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version, commit $commit, engine ${engines[*]};" \
-     "${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored" \
-     "documents, POST puts $DOCUMENT_BYTES-byte documents over $POST_IDS ids. req/s: median (min-max). CPU: server" \
-     "CPU microseconds per request (median). The ceiling answers every request with a fixed small body$ceiling_gets."
+echo "Engine ${engines[*]}; ${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s" \
+     "warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored documents, POST puts $DOCUMENT_BYTES-byte documents" \
+     "over $POST_IDS ids. req/s: median (min–max). CPU: server CPU µs per request (median). The ceiling answers every" \
+     "request with a fixed small body$ceiling_gets."
 echo
 header="| case |" rule="|---|"
 for server in "${servers[@]}"; do header+=" ${label_of[$server]} req/s |"; rule+="---:|"; done
 for server in "${sluices[@]}"; do header+=" ${label_of[$server]} / ceiling |"; rule+="---:|"; done
 for server in "${servers[@]}"; do header+=" ${label_of[$server]} CPU µs/req |"; rule+="---:|"; done
-echo "$header"
-echo "$rule"
+echo "$header run |"
+echo "$rule---|"
+chart_data="$bench_charts/h2load.tsv"
+{ printf 'case'; for server in "${servers[@]}"; do printf '\t%s' "${label_of[$server]}"; done; printf '\n'; } > "$chart_data"
 for case in "${cases[@]}"; do
   IFS='|' read -r name _ <<<"$case"
   declare -A median=()
-  row="| $name |" ratios="" cpu_cells=""
+  row="| $name |" ratios="" cpu_cells="" chart_row="$name"
   for server in "${servers[@]}"; do
     read -r m m_min m_max <<<"$(bench_stats "${rates[$server/$name]}")"
     read -r m_cpu _ <<<"$(bench_stats "${cpus[$server/$name]}")"
     median[$server]="$m"
     row+=" $(bench_fmt "$m") ($(bench_fmt "$m_min")–$(bench_fmt "$m_max")) |"
     cpu_cells+=" $(bench_fmt "$m_cpu" 0) |"
+    chart_row+="$(printf '\t%.0f' "$m")"
   done
   for server in "${sluices[@]}"; do ratios+=" $(bench_ratio "${median[$server]}" "${median[ceiling]}") |"; done
-  echo "$row$ratios$cpu_cells"
+  echo "$row$ratios$cpu_cells a |"
+  printf '%s\n' "$chart_row" >> "$chart_data"
 done
+echo
+bench_run_note a
+CHART_REFERENCE=last chart_bars "$chart_data" "$bench_charts/h2load.svg" \
+  "/document/v1 against bare Jetty: h2load, $(nproc) cores ($(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null), $(date -u +%Y-%m-%d))" \
+  "requests/s (median of $ROUNDS rounds)" && { echo; echo "![h2load: Sluice against bare Jetty]($(bench_chart_link h2load.svg))"; }
 for key in "${!others[@]}"; do
   echo
   echo "Non-2xx responses (not counted): ${key/\// } ${others[$key]}."

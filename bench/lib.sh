@@ -10,6 +10,8 @@
 #   BENCH_NO_BUILD=1     use the jars as they are instead of rebuilding stale ones with ./mvnw
 #   BENCH_SERVER_JAR     the server jar to run instead of http-server's (used as it is, never built): for comparing
 #                        builds, e.g. an older commit's jar, on the same script and machine
+#   BENCH_CHARTS         where the scripts write their charts (SVG) and the charts' data (TSV); default bench/charts,
+#                        the files bench/README.md shows (a smoke run writes into its work directory instead)
 # shellcheck shell=bash disable=SC2034 # its variables are used by the scripts that source it
 
 set -euo pipefail
@@ -23,6 +25,42 @@ bench_cli_jar="$bench_root/feed-cli/target/sluice-cli.jar"
 bench_clk_tck="$(getconf CLK_TCK)"
 bench_work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")"
 bench_pids=()
+# shellcheck source=bench/chart.sh
+source "$bench_root/bench/chart.sh"
+if [[ "$BENCH_SMOKE" == 1 ]]; then bench_charts="${BENCH_CHARTS:-$bench_work/charts}"; else bench_charts="${BENCH_CHARTS:-$bench_root/bench/charts}"; fi
+mkdir -p "$bench_charts"
+
+# The settings a benchmark script reads from the environment; those given are part of the command each results table
+# names (ports, build switches and the work directory's fate do not change a number, so they are left out).
+bench_settings=(BENCH_ENGINE BENCH_JAVA_OPTS BENCH_SERVER_JAR ENGINES CASES DURATION WARMUP ROUNDS PREWARM
+  H2LOAD_THREADS GET_DOCUMENTS POST_IDS CEILING_GET_BYTES HEAP DOCUMENTS TRANSPORTS FEEDERS CLIENT_JAVA_OPTS
+  WARM_UP_PUTS VESPACLI_VERSION SYNC ENGINE_OPTIONS READS GETS WARM_UP WARM_UP_SECONDS WARM_UP_COMPILER_PERCENT
+  WARM_UP_MAX_SECONDS PAGE_DOCUMENTS SLICES MODES NODES PUT_WARMUP GET_IDS VISITS DISTRIBUTION_BITS COMPACTION
+  SETTLE_SECONDS CASSANDRA_NODE_OPTS PAXOS_VARIANT GET_CONSISTENCY H2LOAD_CONNECTIONS H2LOAD_STREAMS)
+bench_command="$(
+  for name in "${bench_settings[@]}"; do
+    value="$(printenv "$name")" || continue
+    [[ "$name" == BENCH_SERVER_JAR ]] && value="<jar>"
+    if [[ "$value" =~ ^[A-Za-z0-9_./:=,+-]+$ ]]; then printf '%s=%s ' "$name" "$value"; else printf "%s='%s' " "$name" "$value"; fi
+  done
+  printf 'bench/%s' "$(basename "$0")"
+)"
+
+# How a results table links chart $1: relative to bench/README.md when the charts go to bench/charts, else its path.
+bench_chart_link() {
+  if [[ "$bench_charts" -ef "$bench_root/bench/charts" ]]; then echo "charts/$1"; else echo "$bench_charts/$1"; fi
+}
+
+# The line under a results table that names its run: "<key>: `command`, commit, date, machine". A results table's
+# rows end with the key of the run that measured them, so rows of several runs can share a table on bench/README.md.
+bench_run_note() {
+  local key="${1:-a}" commit java_version
+  commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  git -C "$bench_root" diff --quiet HEAD 2>/dev/null || commit+=" with local changes"
+  [[ -n "${BENCH_SERVER_JAR:-}" ]] && commit+=" (scripts; server: $BENCH_SERVER_JAR)"
+  java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
+  echo "$key: \`$bench_command\`, $commit, $(date -u +%Y-%m-%d), $(nproc) cores, JDK $java_version."
+}
 
 bench_log() {
   echo "[$(date +%H:%M:%S)] $*" >&2

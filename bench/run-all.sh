@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Runs every benchmark with its default settings and prints one markdown report (about 30 minutes on 2 cores):
-# the JMH microbenchmarks, then bench/h2load.sh, bench/feed.sh and bench/visit.sh. Paste the report into
-# bench/README.md's "Latest results". Progress goes to stderr.
+# Runs every benchmark and prints bench/README.md's "Current results" section as markdown (about 70 minutes on 2
+# cores; 85 with Cassandra): the JMH microbenchmarks, then bench/h2load.sh (both engines in the same rounds),
+# bench/admission.sh, bench/feed.sh, bench/store.sh, bench/visit.sh (visits and copies) and, with WITH_CASSANDRA=1,
+# bench/cassandra.sh. Each script prints its table in the page's format, each row naming its run (command, commit,
+# date), and redraws its charts in bench/charts (SVG, with the data each was drawn from beside it as TSV): to update
+# the page, replace its section with this report and commit the charts. Progress goes to stderr.
 #
 # Usage: bench/run-all.sh > results.md
 # Environment: JMH_ARGS (default: every benchmark with its own settings), e.g. JMH_ARGS='-e EmbeddedBackendBenchmark'
-#              SKIP="h2load feed"  parts to leave out (jmh, h2load, feed, visit)
-#              WITH_CASSANDRA=1    also run bench/cassandra.sh (Cassandra nodes in child JVMs, about 10 more minutes)
+#              SKIP="h2load feed"  parts to leave out (jmh, h2load, admission, feed, store, visit)
+#              WITH_CASSANDRA=1    also run bench/cassandra.sh (Cassandra nodes in child JVMs, about 15 more minutes)
+#              ENGINES, MODES      passed on (defaults here: ENGINES="memory embedded" for h2load.sh, and
+#                                  MODES="paged streamed sluice-visit sluice-copy dump-feed" for visit.sh)
+#              BENCH_CHARTS        where the charts go (default bench/charts, the ones the page shows)
+# Needs a quiet machine: the numbers are only comparable between runs when nothing else competes for the cores.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,7 +21,9 @@ cd "$root"
 skip=" ${SKIP:-} "
 failed=()
 
-echo "## Results of $(date -u '+%Y-%m-%d %H:%M') UTC"
+echo "## Current results"
+echo
+echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC by \`bench/run-all.sh\`."
 echo
 echo "Machine: $(nproc) cores ($(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
      "JDK $(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/'), load average before the run $(cut -d' ' -f1-3 /proc/loadavg)," \
@@ -35,12 +44,16 @@ if [[ "$skip" != *" jmh "* ]]; then
   echo '```'
   rm -f "$jmh_out"
 fi
-parts=(h2load feed visit)
+parts=(h2load admission feed store visit)
 [[ "${WITH_CASSANDRA:-0}" == 1 ]] && parts+=(cassandra)
 for part in "${parts[@]}"; do
   [[ "$skip" == *" $part "* ]] && continue
   echo "=== $part" >&2
-  bench/"$part".sh || failed+=("$part")
+  case "$part" in
+    h2load) ENGINES="${ENGINES:-memory embedded}" bench/h2load.sh || failed+=("$part") ;;
+    visit) MODES="${MODES:-paged streamed sluice-visit sluice-copy dump-feed}" bench/visit.sh || failed+=("$part") ;;
+    *) bench/"$part".sh || failed+=("$part") ;;
+  esac
 done
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo

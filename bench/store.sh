@@ -31,7 +31,8 @@
 #                          metrics the feed's steadiness is sampled from are sampled during the warm-up too. Then the
 #                          server is left to go idle (its compactions and compilations done, at most 60 s) before the
 #                          feed.
-#   SYNC=false             true: <embedded sync="true"/> (acknowledged after fsync)
+#   SYNC=true              <embedded sync="...">: true (the engine's default) acknowledges a put after its fsync;
+#                          false after the write alone (survives a crash of the process, not a power loss)
 #   ENGINE_OPTIONS=""      more attributes of <embedded>, e.g. 'write-buffers="128m"' 
 #   READS=1                0 skips the read part
 #   GETS=200000            GET requests after the feed
@@ -49,7 +50,7 @@ WARM_UP="${WARM_UP:-50000}"
 WARM_UP_SECONDS="${WARM_UP_SECONDS:-20}"
 WARM_UP_COMPILER_PERCENT="${WARM_UP_COMPILER_PERCENT:-3}"
 WARM_UP_MAX_SECONDS="${WARM_UP_MAX_SECONDS:-120}"
-SYNC="${SYNC:-false}"
+SYNC="${SYNC:-true}"
 ENGINE_OPTIONS="${ENGINE_OPTIONS:-}"
 READS="${READS:-1}"
 GETS="${GETS:-200000}"
@@ -263,7 +264,14 @@ if [[ "$READS" == 1 ]]; then
 fi
 
 echo
-echo "| documents | sync | ops/s | server CPU µs/put | + compactions after: µs/put (s) | 5-s window min / median | steady | 429s | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $us_per_put_settled ($settle_seconds) | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") |"
+echo "### The embedded store: a feed of new documents, then reads (bench/store.sh)"
+echo
+echo "Default \`<document-api>\` limits; \`./sluice feed\` with its defaults over h2c after a warm-up into a second store;"
+echo "server CPU from /proc; steady = the slowest 5-second window of the put counter over the median one."
+echo
+echo "| documents | sync | ops/s | server CPU µs/put | + compactions after: µs/put (s) | 5-s window min / median | steady | 429s | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s | run |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $us_per_put_settled ($settle_seconds) | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") | a |"
+echo
+bench_run_note a
 exit 0

@@ -201,29 +201,52 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
-commit="$(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-java_version="$(java -version 2>&1 | head -n 1 | sed -E 's/.*version "([^"]+)".*/\1/')"
 echo
-echo "### Visiting"
+echo "### Visiting and copying, against curl (bench/visit.sh)"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores (shared by client and server), JDK $java_version, commit $commit," \
-     "engine $BENCH_ENGINE; $DOCUMENTS stored $DOCUMENT_BYTES-byte documents, visited whole $ROUNDS times per row;" \
+echo "Engine $BENCH_ENGINE; $(bench_fmt "$DOCUMENTS") stored $DOCUMENT_BYTES-byte documents, visited whole $ROUNDS times per row;" \
      "paged = wantedDocumentCount=$PAGE_DOCUMENTS per request, streamed = stream=true, both with curl per slice in" \
      "parallel; sluice-visit = ./sluice visit (MB/s of its JSONL output); sluice-copy = ./sluice copy to a second" \
      "server, dump-feed = ./sluice visit to a file then ./sluice feed of it (MB/s of the corpus' JSONL; CPU of both" \
-     "servers). Medians, (min-max)."
+     "servers). Medians, (min–max)."
 echo
-echo "| mode | slices | MB/s | docs/s | server CPU s | client CPU s |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| mode | slices | MB/s | docs/s | server CPU s | client CPU s | run |"
+echo "|---|---:|---:|---:|---:|---:|---|"
+declare -A chart_mb=()
 for row in "${rows[@]}"; do
   IFS='|' read -r mode slices <<<"$row"
   read -r m m_min m_max <<<"$(bench_stats "${mbs[$row]}")"
   read -r d d_min d_max <<<"$(bench_stats "${docs[$row]}")"
   read -r c _ <<<"$(bench_stats "${cpus[$row]}")"
   read -r k _ <<<"$(bench_stats "${clients[$row]}")"
+  chart_mb[$row]="$m"
   echo "| $mode | $slices | $(bench_fmt "$m" 1) ($(bench_fmt "$m_min" 1)–$(bench_fmt "$m_max" 1)) |" \
-       "$(bench_fmt "$d") ($(bench_fmt "$d_min")–$(bench_fmt "$d_max")) | $(bench_fmt "$c" 1) | $(bench_fmt "$k" 2) |"
+       "$(bench_fmt "$d") ($(bench_fmt "$d_min")–$(bench_fmt "$d_max")) | $(bench_fmt "$c" 1) | $(bench_fmt "$k" 2) | a |"
 done
+echo
+bench_run_note a
+# MB/s by slice count: the visiting modes as bars, curl's streamed visit (the reference) last, in grey.
+chart_modes=()
+for mode in sluice-visit paged streamed; do [[ " $MODES " == *" $mode "* ]] && chart_modes+=("$mode"); done
+if (( ${#chart_modes[@]} > 0 )); then
+  chart_data="$bench_charts/visit.tsv"
+  {
+    printf 'slices'
+    for mode in "${chart_modes[@]}"; do
+      case "$mode" in sluice-visit) printf '\t./sluice visit' ;; paged) printf '\tcurl, paged' ;; streamed) printf '\tcurl, streamed' ;; esac
+    done
+    printf '\n'
+    for slices in $SLICES; do
+      printf '%s slice%s' "$slices" "$([[ "$slices" == 1 ]] || echo s)"
+      for mode in "${chart_modes[@]}"; do printf '\t%s' "${chart_mb[$mode|$slices]:-0}"; done
+      printf '\n'
+    done
+  } > "$chart_data"
+  reference=""; [[ "${chart_modes[-1]}" == streamed ]] && reference=last
+  CHART_REFERENCE="$reference" chart_bars "$chart_data" "$bench_charts/visit.svg" \
+    "Visiting $(bench_fmt "$DOCUMENTS") documents: MB/s by slices ($(git -C "$bench_root" rev-parse --short HEAD 2>/dev/null), $(date -u +%Y-%m-%d))" \
+    "MB/s (median of $ROUNDS)" && { echo; echo "![visit MB/s by slices]($(bench_chart_link visit.svg))"; }
+fi
 if (( failures > 0 )); then
   echo
   echo "$failures visits failed or were incomplete (see above)."
