@@ -46,11 +46,6 @@ bench_command="$(
   printf 'bench/%s' "$(basename "$0")"
 )"
 
-# How a results table links chart $1: relative to bench/README.md when the charts go to bench/charts, else its path.
-bench_chart_link() {
-  if [[ "$bench_charts" -ef "$bench_root/bench/charts" ]]; then echo "charts/$1"; else echo "$bench_charts/$1"; fi
-}
-
 # The line under a results table that names its run: "<key>: `command`, commit, date, machine". A results table's
 # rows end with the key of the run that measured them, so rows of several runs can share a table on bench/README.md.
 bench_run_note() {

@@ -55,6 +55,20 @@ for part in "${parts[@]}"; do
     *) bench/"$part".sh || failed+=("$part") ;;
   esac
 done
+charts="${BENCH_CHARTS:-bench/charts}"
+echo
+echo "## Charts"
+echo
+echo "Drawn by the scripts above from the data beside each chart (\`$charts/*.tsv\`); \`bench/chart.sh\` redraws one."
+link() { if [[ "$charts" -ef bench/charts ]]; then echo "charts/$1.svg"; else echo "$charts/$1.svg"; fi; }
+# One chart per paragraph, but the two feed-rate charts on one line, so they show side by side.
+for group in h2load visit "feed-rate-h2c feed-rate-tls"; do
+  line=""
+  for chart in $group; do
+    if [[ -s "$charts/$chart.svg" ]]; then line+="${line:+ }![$chart]($(link "$chart"))"; fi
+  done
+  if [[ -n "$line" ]]; then echo; echo "$line"; fi
+done
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo
   echo "Failed: ${failed[*]} (see stderr)."
