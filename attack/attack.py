@@ -5,7 +5,7 @@ Starts `java -Xmx<heap> -jar <jar> serve` on a loopback port of its own, runs ea
 stopping by itself), and prints one line of figures per case: status counts, server RSS before/peak/after (MB), the
 worst latency and the failures of a probe that reads a document every 100 ms during the attack, and what the case
 checks. A case whose promise breaks prints FAIL and makes the exit code 1; a case listed in KNOWN_OPEN (a limit not yet
-built, see the issue) prints OPEN instead and does not fail the run. Only the standard library; loopback only.
+built, named in its entry) prints OPEN instead and does not fail the run. Only the standard library; loopback only.
 
 Extra JVM options for the server (e.g. GC logging): ATTACK_JAVA_OPTS.
 

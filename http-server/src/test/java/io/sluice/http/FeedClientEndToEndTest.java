@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Sluice's feed client and command line against a real Sluice server (issue 6): feed over h2c and over mutual TLS,
+ * Sluice's feed client and command line against a real Sluice server: feed over h2c and over mutual TLS,
  * visit back in slices, and compare every result and every document exactly; resume a visit from a checkpoint;
  * delete-where; and a client without a certificate refused by a server that needs one.
  */

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code sluice visit} and {@code sluice copy} against real Sluice servers (issue 16) holding two content clusters, one
+ * {@code sluice visit} and {@code sluice copy} against real Sluice servers holding two content clusters, one
  * of them with a global document type: dumps compared document by document with what was fed, a JSON array refed to
  * another server, sharded gzip files complete after the visiting process is killed and rerun, and a copy between two
  * servers that leaves every document equal.
