@@ -44,7 +44,7 @@ echo
 echo "Embedded engine, default \`<document-api>\` limits, -Xmx$HEAP. Expected: no 429 at 4×256 and 16×256; only 2xx and 429"
 echo "in the flood, with the heap bounded; after it, the rate of before."
 echo
-echo "| run | h2load status codes | heap used after | run |"
+echo "| step | h2load status codes | heap used after | run |"
 echo "|---|---|---:|---|"
 for connections in 4 16; do
   run "GET ${connections}x256, 10 s" "-c$connections" -m256 -D 10 -i "$bench_work/get"

@@ -205,7 +205,10 @@ if (( ${CEILING_GET_BYTES:-0} > 0 )); then ceiling_gets=", but GETs with $CEILIN
 echo
 echo "### /document/v1 against bare Jetty (bench/h2load.sh)"
 echo
-echo "Engine ${engines[*]}; ${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s" \
+sync_note=""
+if [[ " ${engines[*]} " == *" embedded "* ]]; then sync_note=' (embedded with its default sync="true": a put is acknowledged after its fsync)'; fi
+echo "Engine ${engines[*]}$sync_note;" \
+     "${PREWARM}s of GET and of POST first, then $ROUNDS rounds of ${DURATION}s after ${WARMUP}s" \
      "warm-up, servers interleaved; GET reads $GET_DOCUMENTS stored documents, POST puts $DOCUMENT_BYTES-byte documents" \
      "over $POST_IDS ids. req/s: median (min–max). CPU: server CPU µs per request (median). The ceiling answers every" \
      "request with a fixed small body$ceiling_gets."
