@@ -202,7 +202,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private void waiting(DocumentRequest request) {
         Exchange exchange = request.exchange();
         exchange.request().addFailureListener(failure -> {
-            // The client is gone: drop the operation (listeners cancel its queue ticket) and end the exchange.
+            // The client is gone: drop the operation (its whenDone listeners stop tracking it) and end the exchange.
             if (exchange.takeOver(499))
                 exchange.callback().failed(failure);
         });
