@@ -93,6 +93,7 @@ chart_lines() {
     echo "set xlabel \"$xlabel\""
     echo "set ylabel \"$ylabel\""
     echo "set xrange [0:*]"
+    echo "set key outside below horizontal noopaque nobox"
     echo "$plot"
   } | gnuplot || { echo "chart_lines: gnuplot failed for $out" >&2; return 1; }
   echo "chart: $out" >&2
