@@ -33,6 +33,9 @@
 #   PROFILE                               if set, JFR recordings of the first server over the puts and the GETs:
 #                                         $PROFILE-put-<cluster>.jfr, $PROFILE-get-<cluster>.jfr
 #   PAXOS_VARIANT=v2                      the nodes' paxos_variant (v2 as in the earlier tables; Cassandra's default is v1)
+#   COMMITLOG_SYNC=batch                  the nodes' commitlog_sync: batch (fsynced before each acknowledgement, the
+#                                         harness's default), group (10 ms window) or periodic (Cassandra's default:
+#                                         acknowledged before the fsync, every 10 s)
 #   CLIENT_JAVA_OPTS                      JVM options of ./sluice feed (after the launcher's own)
 #   SLUICE_PORT=38080 SLUICE2_PORT=38081  cleartext ports of the two servers
 # shellcheck source=bench/lib.sh source-path=SCRIPTDIR/..
@@ -58,6 +61,7 @@ SETTLE_SECONDS="${SETTLE_SECONDS:-120}"
 CASSANDRA_NODE_OPTS="${CASSANDRA_NODE_OPTS:--XX:TieredStopAtLevel=4}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:-}"
 PAXOS_VARIANT="${PAXOS_VARIANT:-v2}"
+COMMITLOG_SYNC="${COMMITLOG_SYNC:-batch}"
 PROFILE="${PROFILE:-}"
 SLUICE_PORT="${SLUICE_PORT:-38080}"
 SLUICE2_PORT="${SLUICE2_PORT:-38081}"
@@ -74,6 +78,7 @@ for visit in $VISITS; do [[ "$visit" =~ ^[12]x[1-9][0-9]*$ ]] || bench_die "VISI
 (( DOCUMENTS > 0 && DURATION > 0 && GET_IDS > 0 )) || bench_die "DOCUMENTS, DURATION and GET_IDS must be positive"
 [[ "$PUT_WARMUP" =~ ^[0-9]+$ ]] || bench_die "PUT_WARMUP must be a number of documents, not '$PUT_WARMUP'"
 (( PUT_WARMUP > DOCUMENTS )) && PUT_WARMUP="$DOCUMENTS"
+[[ "$COMMITLOG_SYNC" =~ ^(batch|group|periodic)$ ]] || bench_die "COMMITLOG_SYNC must be batch, group or periodic, not '$COMMITLOG_SYNC'"
 [[ "$PAXOS_VARIANT" == v1 || "$PAXOS_VARIANT" == v2 ]] || bench_die "PAXOS_VARIANT must be v1 or v2, not '$PAXOS_VARIANT'"
 [[ -z "$COMPACTION" || "$COMPACTION" == leveled || "$COMPACTION" == size-tiered ]] || bench_die "COMPACTION must be leveled or size-tiered, not '$COMPACTION'"
 [[ -z "$GET_CONSISTENCY" || "$GET_CONSISTENCY" =~ ^[A-Za-z_]+$ ]] || bench_die "GET_CONSISTENCY must be a consistency level, not '$GET_CONSISTENCY'"
@@ -107,7 +112,7 @@ start_cluster() {
   bench_log "Starting a $size-node Cassandra cluster"
   bench_start "cassandra-$size" java -Xmx128m -Dsluice.cassandra.lib="$cassandra_lib" \
               -Dsluice.cassandra.work="$bench_work/cassandra" -Dsluice.cassandra.node-options="$CASSANDRA_NODE_OPTS" \
-              -Dsluice.cassandra.paxos-variant="$PAXOS_VARIANT" -cp "$harness_classes" "$cluster_main" "bench$size" "$size"
+              -Dsluice.cassandra.paxos-variant="$PAXOS_VARIANT" -Dsluice.cassandra.commitlog-sync="$COMMITLOG_SYNC" -cp "$harness_classes" "$cluster_main" "bench$size" "$size"
   cluster_pid="$bench_last_pid"
   for _ in $(seq 1 "$CLUSTER_START_SECONDS"); do
     line="$(grep -m 1 '^ready ' "$bench_work/cassandra-$size.log" || true)"
@@ -347,7 +352,7 @@ echo "### Cassandra, 1 and 3 nodes (bench/cassandra.sh)"
 echo
 echo "$(nproc) cores shared by Cassandra, Sluice and the clients (load average before:" \
      "$load_before), $cassandra_version (nodes in child JVMs, 512 MB heap," \
-     "options '$CASSANDRA_NODE_OPTS', Paxos $PAXOS_VARIANT), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
+     "options '$CASSANDRA_NODE_OPTS', Paxos $PAXOS_VARIANT, commitlog_sync $COMMITLOG_SYNC), Sluice with '$BENCH_JAVA_OPTS'. $DOCUMENTS documents of $DOCUMENT_BYTES bytes;" \
      "puts through one server, GETs of random stored ids through one server, streamed visits with one curl per" \
      "slice${DISTRIBUTION_BITS:+, distribution-bits $DISTRIBUTION_BITS}${GET_CONSISTENCY:+, get-consistency $GET_CONSISTENCY}; the measured puts follow $PUT_WARMUP unmeasured" \
      "ones (the first documents of the same feed); puts, GETs and visits start once the nodes are idle. CPU: seconds over the step, both Sluice servers together and all nodes together. One run each."

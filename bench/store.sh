@@ -31,8 +31,9 @@
 #                          metrics the feed's steadiness is sampled from are sampled during the warm-up too. Then the
 #                          server is left to go idle (its compactions and compilations done, at most 60 s) before the
 #                          feed.
-#   SYNC=true              <embedded sync="...">: true (the engine's default) acknowledges a put after its fsync;
-#                          false after the write alone (survives a crash of the process, not a power loss)
+#   SYNC=true              <embedded sync="..."/>: true (the default configuration) acknowledges a write once the
+#                          write-ahead log holding it is fsynced; false acknowledges before. The table reports the log
+#                          writes (with true, its fsyncs) per second of the feed and the puts each carried
 #   ENGINE_OPTIONS=""      more attributes of <embedded>, e.g. 'write-buffers="128m"' 
 #   READS=1                0 skips the read part
 #   GETS=200000            GET requests after the feed
@@ -89,6 +90,12 @@ bench_generate_feed "$WARM_UP" "$DOCUMENT_BYTES" | sed 's/^{"put":"id:bench:arti
 java_opts="$BENCH_JAVA_OPTS"
 [[ "$PROFILE" == 1 ]] && java_opts="$java_opts -XX:StartFlightRecording=filename=$bench_work/feed.jfr,settings=profile"
 BENCH_JAVA_OPTS="$java_opts" bench_start_sluice "$app" "$STORE_PORT"
+
+# The measured store's write-ahead log writes since it opened (content.wal_writes; with sync="true", its fsyncs).
+wal_writes() {
+  curl -sf "http://127.0.0.1:$STORE_PORT/state/v1/metrics?format=prometheus" |
+    awk '/^content_wal_writes_last\{.*clusterId="bench"/ { printf "%.0f\n", $(NF - 1); found = 1 } END { if (!found) print 0 }'
+}
 
 # "tid<TAB>name<TAB>user+system ticks" of each of the server's threads.
 thread_ticks() {
@@ -150,12 +157,14 @@ bench_log "Feeding $DOCUMENTS documents (sync=$SYNC)"
 thread_ticks > "$bench_work/threads.before"
 bench_sample_puts "$STORE_PORT" "$bench_work/puts.samples"
 cpu_before="$(bench_cpu_ticks "$sluice_pid")"
+wal_before="$(wal_writes)"
 start="$(date +%s.%N)"
 feed_status=0
 "$bench_root/sluice" feed --endpoint "http://127.0.0.1:$STORE_PORT/" --file "$bench_work/feed.jsonl" \
     > "$bench_work/feed.out" 2> "$bench_work/feed.err" || feed_status=$?
 wall="$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
 cpu_after="$(bench_cpu_ticks "$sluice_pid")"
+wal_after="$(wal_writes)"
 bench_stop "$bench_sampler_pid"
 [[ "$feed_status" == 0 ]] || { tail -n 20 "$bench_work/feed.err" >&2; bench_die "the feed failed ($feed_status)"; }
 # The flushes and compactions the feed left behind are its cost too: measured until the server goes idle.
@@ -196,6 +205,8 @@ us_per_put="$(awk -v c="$server_cpu" -v n="$DOCUMENTS" 'BEGIN { printf "%.1f", 1
 us_per_put_settled="$(awk -v a="$cpu_before" -v b="$cpu_settled" -v t="$bench_clk_tck" -v n="$DOCUMENTS" \
                           'BEGIN { printf "%.1f", 1e6 * (b - a) / t / n }')"
 rate="$(awk -v w="$wall" -v n="$DOCUMENTS" 'BEGIN { printf "%.0f", n / w }')"
+log_writes_per_second="$(awk -v a="$wal_before" -v b="$wal_after" -v w="$wall" 'BEGIN { printf "%.0f", (b - a) / w }')"
+puts_per_log_write="$(awk -v a="$wal_before" -v b="$wal_after" -v n="$DOCUMENTS" 'BEGIN { if (b > a) printf "%.1f", n / (b - a); else print "-" }')"
 # 5-second windows over the feed, from the first sample that counted some of its puts (the counter includes the
 # warm-up's) to the last one that added some. The sample before the first put may be up to 0.5 s older than the feed,
 # and a window begun there counted that idle time as the feed's: a first window begins inside the feed instead,
@@ -269,9 +280,9 @@ echo
 echo "Default \`<document-api>\` limits; \`./sluice feed\` with its defaults over h2c after a warm-up into a second store;"
 echo "server CPU from /proc; steady = the slowest 5-second window of the put counter over the median one."
 echo
-echo "| documents | sync | ops/s | server CPU µs/put | + compactions after: µs/put (s) | 5-s window min / median | steady | 429s | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s | run |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $us_per_put_settled ($settle_seconds) | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") | a |"
+echo "| documents | sync | ops/s | server CPU µs/put | + compactions after: µs/put (s) | 5-s window min / median | steady | 429s | log writes/s (fsyncs with sync) | puts per log write | stored B/doc | GETs/s (4×32) | server CPU µs/GET | visit MB/s (1 slice) | visit docs/s | run |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| $(bench_fmt "$DOCUMENTS") | $SYNC | $(bench_fmt "$rate") | $us_per_put | $us_per_put_settled ($settle_seconds) | $(bench_fmt "$window_min") / $(bench_fmt "$window_median") | $steady | $throttled | $(bench_fmt "$log_writes_per_second") | $puts_per_log_write | $bytes_per_document | $get_rate | $get_cpu | $visit_mbs | $(bench_fmt "$visit_docs") | a |"
 echo
 bench_run_note a
 exit 0

@@ -14,6 +14,11 @@ public final class ContentStatistics {
     public static final String STORED_BYTES = "stored_bytes";
     /** Bytes of write-ahead log on disk, replayed if the process crashes now. */
     public static final String WAL_BYTES = "wal_bytes";
+    /**
+     * Writes to the write-ahead log since the backend opened, each carrying one or more operations (group commit); where
+     * writes are fsynced before they are acknowledged, the fsyncs of the log.
+     */
+    public static final String WAL_WRITES = "wal_writes";
     /** Bytes of writes held in memory, not yet in the stored files. */
     public static final String MEMTABLE_BYTES = "memtable_bytes";
     /** Operations issued to the backend and not yet completed. */

@@ -85,6 +85,7 @@ public final class CassandraContentBackend implements ContentBackend {
             return thread;
         });
         this.schema = Schema.prepare(session, options);
+        CommitLogCheck.check(session, options.requireSyncedCommitlog());
         PartitionTokens.of(session); // visits need the Murmur3 token map: say so at start-up, not on the first visit
         WriteClock writeClock = new WriteClock(builder.writeClock, options.maxClockSkew());
         if (options.writeMode() == CassandraOptions.WriteMode.TIMESTAMPED) {
@@ -102,7 +103,8 @@ public final class CassandraContentBackend implements ContentBackend {
      * backend storing documents of {@code types}, stamped by the system clock. Blocks until connected.
      *
      * @throws com.datastax.oss.driver.api.core.DriverException if no node can be reached or the schema fails
-     * @throws InvalidCassandraOptionException if the keyspace has other distribution bits, or with timestamped
+     * @throws InvalidCassandraOptionException if the keyspace has other distribution bits, if require-synced-commitlog
+     *                                         is set and a node acknowledges before fsyncing, or with timestamped
      *                                         writes, a node's clock is further from this one than max-clock-skew
      */
     public static CassandraContentBackend open(CassandraOptions options, DocumentTypes types) {

@@ -41,13 +41,17 @@ import java.util.function.Function;
  * @param getConsistency      consistency of gets (reads of one document by id): with {@code consistency} for writes, a
  *                            level that overlaps their replicas returns every write acknowledged before the get
  * @param compaction          the compaction strategy of the document tables Sluice creates
+ * @param requireSyncedCommitlog whether opening fails unless every reachable node fsyncs its commit log before it
+ *                            acknowledges a write ({@code commitlog_sync} batch or group); either way each node's mode
+ *                            is logged at start-up
  */
 public record CassandraOptions(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace,
                                int replicationFactor, String replicationStrategy, ConsistencyLevel consistency,
                                ConsistencyLevel serialConsistency, Duration requestTimeout, int distributionBits,
                                Duration tombstoneRetention, int maxPendingOperations, boolean createSchema,
                                WriteMode writeMode, Duration maxClockSkew, ConsistencyLevel visitConsistency,
-                               ConsistencyLevel getConsistency, Compaction compaction) {
+                               ConsistencyLevel getConsistency, Compaction compaction,
+                               boolean requireSyncedCommitlog) {
 
     /** The option names {@link #fromEngineOptions} understands. */
     public static final Set<String> NAMES = Set.of("contact-points", "local-datacenter", "keyspace",
@@ -55,7 +59,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                                    "serial-consistency", "request-timeout", "distribution-bits",
                                                    "tombstone-retention", "max-pending", "create-schema",
                                                    "write-mode", "max-clock-skew", "visit-consistency",
-                                                   "get-consistency", "compaction");
+                                                   "get-consistency", "compaction",
+                                                   "require-synced-commitlog");
     private static final int DEFAULT_PORT = 9042;
     private static final Duration MAX_MAX_CLOCK_SKEW = Duration.ofSeconds(10);
 
@@ -180,7 +185,8 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
      * Options for content cluster {@code clusterId} with {@code redundancy} copies: a node on 127.0.0.1:9042 in
      * {@code datacenter1}, keyspace {@code sluice_<clusterId>}, NetworkTopologyStrategy, LOCAL_QUORUM and
      * LOCAL_SERIAL, 10 s requests, 16 distribution bits, 14 days of tombstones, 4096 pending operations,
-     * timestamped plain writes tolerating 50 ms of clock skew, visits and gets at LOCAL_QUORUM, leveled compaction.
+     * timestamped plain writes tolerating 50 ms of clock skew, visits and gets at LOCAL_QUORUM, leveled compaction,
+     * and nodes whose commit log is not fsynced before acknowledging only warned of.
      */
     public static CassandraOptions defaults(String clusterId, int redundancy) {
         return new CassandraOptions(List.of(new InetSocketAddress("127.0.0.1", DEFAULT_PORT)), "datacenter1",
@@ -188,7 +194,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                                     DefaultConsistencyLevel.LOCAL_QUORUM, DefaultConsistencyLevel.LOCAL_SERIAL,
                                     Duration.ofSeconds(10), 16, Duration.ofDays(14), 4096, true,
                                     WriteMode.TIMESTAMPED, Duration.ofMillis(50), DefaultConsistencyLevel.LOCAL_QUORUM,
-                                    DefaultConsistencyLevel.LOCAL_QUORUM, Compaction.LEVELED);
+                                    DefaultConsistencyLevel.LOCAL_QUORUM, Compaction.LEVELED, false);
     }
 
     /**
@@ -233,7 +239,9 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
                 options.containsKey("visit-consistency") ? consistency(options, "visit-consistency") : consistency,
                 options.containsKey("get-consistency") ? consistency(options, "get-consistency") : consistency,
                 options.containsKey("compaction") ? choice(options, "compaction", Compaction.values(),
-                                                                          Compaction::optionValue) : o.compaction);
+                                                                          Compaction::optionValue) : o.compaction,
+                options.containsKey("require-synced-commitlog") ? bool(options, "require-synced-commitlog")
+                                                                : o.requireSyncedCommitlog);
         if (options.containsKey("compaction") && !read.createSchema) {
             throw new InvalidCassandraOptionException("compaction applies to the tables Sluice creates, but "
                                                       + "create-schema is false: set the strategy on your own tables, "
@@ -343,7 +351,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(points, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another keyspace. */
@@ -351,7 +359,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another replication factor. */
@@ -359,7 +367,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, factor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another request timeout. */
@@ -367,7 +375,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, timeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another number of distribution bits. */
@@ -375,7 +383,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, bits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another limit on pending operations. */
@@ -383,7 +391,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, max, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another write mode. */
@@ -391,7 +399,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, mode, maxClockSkew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
     /** These options with another compaction strategy for the tables Sluice creates. */
@@ -399,7 +407,15 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
-                                    visitConsistency, getConsistency, strategy);
+                                    visitConsistency, getConsistency, strategy, requireSyncedCommitlog);
+    }
+
+    /** These options, requiring (or not) nodes that fsync their commit log before acknowledging. */
+    public CassandraOptions withRequireSyncedCommitlog(boolean require) {
+        return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
+                                    consistency, serialConsistency, requestTimeout, distributionBits,
+                                    tombstoneRetention, maxPendingOperations, createSchema, writeMode, maxClockSkew,
+                                    visitConsistency, getConsistency, compaction, require);
     }
 
     /** These options with another tolerated clock skew. */
@@ -407,7 +423,7 @@ public record CassandraOptions(List<InetSocketAddress> contactPoints, String loc
         return new CassandraOptions(contactPoints, localDatacenter, keyspace, replicationFactor, replicationStrategy,
                                     consistency, serialConsistency, requestTimeout, distributionBits,
                                     tombstoneRetention, maxPendingOperations, createSchema, writeMode, skew,
-                                    visitConsistency, getConsistency, compaction);
+                                    visitConsistency, getConsistency, compaction, requireSyncedCommitlog);
     }
 
 }

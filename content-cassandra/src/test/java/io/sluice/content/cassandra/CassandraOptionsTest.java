@@ -44,7 +44,8 @@ class CassandraOptionsTest {
                 Map.entry("max-clock-skew", "0.2"),
                 Map.entry("visit-consistency", "one"),
                 Map.entry("get-consistency", "local_one"),
-                Map.entry("compaction", "size-tiered")));
+                Map.entry("compaction", "size-tiered"),
+                Map.entry("require-synced-commitlog", "true")));
         assertEquals(new CassandraOptions(List.of(InetSocketAddress.createUnresolved("10.0.0.1", 9142),
                                                   InetSocketAddress.createUnresolved("cassandra2", 9042),
                                                   InetSocketAddress.createUnresolved("::1", 9043)),
@@ -52,7 +53,8 @@ class CassandraOptionsTest {
                                           DefaultConsistencyLevel.SERIAL, Duration.ofMillis(2500), 12,
                                           Duration.ofHours(1), 100, true, CassandraOptions.WriteMode.STRICT,
                                           Duration.ofMillis(200), DefaultConsistencyLevel.ONE,
-                                          DefaultConsistencyLevel.LOCAL_ONE, CassandraOptions.Compaction.SIZE_TIERED),
+                                          DefaultConsistencyLevel.LOCAL_ONE, CassandraOptions.Compaction.SIZE_TIERED,
+                                          true),
                      options);
     }
 
@@ -68,7 +70,8 @@ class CassandraOptionsTest {
         assertEquals("Unknown <cassandra> option contact-point; known are compaction, consistency, contact-points, "
                      + "create-schema, distribution-bits, get-consistency, keyspace, local-datacenter, "
                      + "max-clock-skew, max-pending, "
-                     + "replication-factor, replication-strategy, request-timeout, serial-consistency, "
+                     + "replication-factor, replication-strategy, request-timeout, require-synced-commitlog, "
+                     + "serial-consistency, "
                      + "tombstone-retention, visit-consistency, write-mode", e.getMessage());
     }
 

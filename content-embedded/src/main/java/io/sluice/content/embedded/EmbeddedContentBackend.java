@@ -314,6 +314,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         figures.put(ContentStatistics.TOMBSTONES, stats.tombstones());
         figures.put(ContentStatistics.STORED_BYTES, stats.storedBytes());
         figures.put(ContentStatistics.WAL_BYTES, stats.walBytes());
+        figures.put(ContentStatistics.WAL_WRITES, writer.logWrites());
         figures.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
         figures.put(ContentStatistics.PENDING_OPERATIONS, stats.pendingOperations());
         figures.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);

@@ -49,6 +49,8 @@ final class GroupWriter implements StoreWriter {
     private final BlockingQueue<Pending> queue;
     private final Thread thread;
     private volatile boolean closing;
+    /** Groups written, successfully or not; only the writer thread changes it. */
+    private volatile long logWrites;
 
     private static final class Pending {
 
@@ -131,6 +133,7 @@ final class GroupWriter implements StoreWriter {
             if (raised != 0) {
                 ceiling.addTo(batch, raised);
             }
+            logWrites++; // counted before the write: a failed fsync was still an fsync asked for
             StalledWrites.write(db, fast, options, batch);
             if (raised != 0) {
                 ceiling.persisted(raised);
@@ -167,6 +170,11 @@ final class GroupWriter implements StoreWriter {
         } catch (RejectedExecutionException e) {
             completion.run();
         }
+    }
+
+    @Override
+    public long logWrites() {
+        return logWrites;
     }
 
     @Override

@@ -15,6 +15,9 @@ interface StoreWriter extends AutoCloseable {
      */
     CompletableFuture<Void> write(List<Mutation> mutations, long timestamp);
 
+    /** Groups written to the write-ahead log since the writer started: with {@link Durability#SYNC}, its fsyncs. */
+    long logWrites();
+
     /** Writes what was accepted before, then stops; blocks until done. */
     @Override
     void close();

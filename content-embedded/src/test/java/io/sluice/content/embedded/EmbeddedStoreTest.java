@@ -648,6 +648,7 @@ class EmbeddedStoreTest {
         expected.put(ContentStatistics.TOMBSTONES, stats.tombstones());
         expected.put(ContentStatistics.STORED_BYTES, stats.storedBytes());
         expected.put(ContentStatistics.WAL_BYTES, stats.walBytes());
+        expected.put(ContentStatistics.WAL_WRITES, 3L); // each put and the remove waited for, so a group each
         expected.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
         expected.put(ContentStatistics.PENDING_OPERATIONS, 0);
         expected.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);

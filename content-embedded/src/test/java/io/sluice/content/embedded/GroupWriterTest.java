@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -66,6 +67,15 @@ class GroupWriterTest {
         for (int i = 0; i < 500; i++) {
             assertArrayEquals(bytes("v" + i), db.get(bytes("k" + i)));
         }
+    }
+
+    @Test
+    void logWrites_countsGroups_oneForEachWriteWaitedFor() {
+        for (int i = 0; i < 3; i++) {
+            writeMany(1).get(0).join();
+        }
+
+        assertEquals(3, writer.logWrites());
     }
 
     @Test

@@ -86,6 +86,9 @@ public final class CassandraNode {
     private final String paxosVariant;
     private volatile Process process;
 
+    /** The system property that chooses every harness node's commit log mode; see {@link #commitLogSync()}. */
+    public static final String COMMIT_LOG_SYNC_PROPERTY = "sluice.cassandra.commitlog-sync";
+
     CassandraNode(String clusterName, String address, Path directory, String seeds, int storagePort, int nativePort,
                   int jmxPort, String paxosVariant) {
         this.clusterName = clusterName;
@@ -344,8 +347,7 @@ public final class CassandraNode {
                 "saved_caches_directory: " + directory.resolve("saved_caches"),
                 "hints_directory: " + directory.resolve("hints"),
                 "cdc_raw_directory: " + directory.resolve("cdc_raw"),
-                "commitlog_sync: periodic",
-                "commitlog_sync_period: 10000ms",
+                commitLogSync(),
                 "commitlog_segment_size: 8MiB",
                 "seed_provider:",
                 "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
@@ -373,6 +375,23 @@ public final class CassandraNode {
                 "entire_sstable_stream_throughput_outbound: 0MiB/s",
                 "paxos_variant: " + paxosVariant,
                 "");
+    }
+
+    /**
+     * The commit log mode of every harness node: system property {@value #COMMIT_LOG_SYNC_PROPERTY}, {@code batch} by
+     * default (each write fsynced before the node acknowledges it; concurrent writes share an fsync), else
+     * {@code group} (fsynced in groups every 10 ms) or {@code periodic} (Cassandra's own default: fsynced every 10 s,
+     * acknowledged before).
+     */
+    static String commitLogSync() {
+        String mode = System.getProperty(COMMIT_LOG_SYNC_PROPERTY, "batch");
+        return switch (mode) {
+            case "batch" -> "commitlog_sync: batch";
+            case "group" -> "commitlog_sync: group\ncommitlog_sync_group_window: 10ms";
+            case "periodic" -> "commitlog_sync: periodic\ncommitlog_sync_period: 10000ms";
+            default -> throw new IllegalArgumentException(COMMIT_LOG_SYNC_PROPERTY + " must be batch, group or "
+                                                          + "periodic, but was '" + mode + "'");
+        };
     }
 
     private String logback() {
