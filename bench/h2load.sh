@@ -13,7 +13,7 @@
 #   PREWARM=60                             seconds of GET and of POST (h2c 4x256) each server gets before the rounds, so
 #                                          the JIT has compiled the request path: Sluice has far more code to compile
 #                                          than the ceiling; after 15 s of each, C2 still took 9-12 us per request and
-#                                          throughput rose ~50% over the next three rounds (bench/README.md)
+#                                          throughput rose ~50% over the next three rounds (e25b204, 2026-11-26)
 #   CASES='.'                              extended regex on case names ("GET h2 TLS 4x256"), e.g. 'GET .* 1x'
 #   H2LOAD_THREADS=1                       h2load client threads (capped at the connection count)
 #   GET_DOCUMENTS=1000 POST_IDS=20000      stored documents read by GET; distinct ids written by POST

@@ -27,7 +27,7 @@
 #   WARM_UP_COMPILER_PERCENT=3 WARM_UP_MAX_SECONDS=120
 #                          ... and until the server's JIT compiler threads took under this share of its CPU over the
 #                          last round, for at most this long: after 20 s, the server's handler was still C1 code with
-#                          C2 busy elsewhere, and it was compiled by C2 in the measured feed (bench/README.md). The
+#                          C2 busy elsewhere, and it was compiled by C2 in the measured feed (113388f, 2026-11-28). The
 #                          metrics the feed's steadiness is sampled from are sampled during the warm-up too. Then the
 #                          server is left to go idle (its compactions and compilations done, at most 60 s) before the
 #                          feed.

@@ -29,7 +29,7 @@ import java.util.function.ToLongFunction;
  * Jetty's {@code GracefulHandler}, which this replaces, counted them in one {@code AtomicLong} that both cores wrote twice
  * per request, and wrapped the request and the callback besides; a statistics wrapper inside it took another callback.
  * Without those the server answered 1–2% more GETs for 1–2% less CPU each (two pairs of paired runs of h2c 4×256 GETs,
- * each both ways round, bench/README.md).
+ * each both ways round, 8515d77 against 747b7a2, 2026-12-02).
  */
 public class RequestTrackingHandler extends Handler.Wrapper implements Graceful {
 

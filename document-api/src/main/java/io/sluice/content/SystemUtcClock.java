@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * <p>On JDK 17, {@code Clock.systemUTC().instant()} is a native call, whose transition out of Java code is a fence: in
  * the in-memory engine's write, where it waited on the misses of the version being replaced, it was 3.8% of the
  * server's CPU samples under h2c POSTs on 4 × 256 streams (async-profiler; a third of that was the call's own, the rest
- * moved to the next code: bench/README.md). This clock reads the wall clock once, and again when a second of
+ * moved to the next code; 5c4eec7, 2026-11-28). This clock reads the wall clock once, and again when a second of
  * {@link System#nanoTime} has passed since; in between it adds the monotonic time elapsed. So it differs from the
  * system clock by at most what NTP slews in a second (0.5 ms), and follows a step of the system clock within a second.
  * Like the system clock, it may go back then: timestamps that must increase take the maximum of it and the last one

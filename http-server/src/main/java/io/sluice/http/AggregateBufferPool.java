@@ -13,7 +13,7 @@ import org.eclipse.jetty.io.RetainableByteBuffer;
  * the accumulator finds its own size by walking the list of those buffers. The responses to a round of reads leave in
  * one write ({@link FairEndPoint}): 256 GETs of 1 KiB documents make some 300 KB, 36 buffers of 8 KiB walked a few
  * times per response, or 5 of 64 KiB. Walking it was 4% of the server's CPU samples of such GETs (1% for the ceiling's
- * small answers), and the larger buffers took the server's CPU per GET down by about 6% (bench/README.md).
+ * small answers), and the larger buffers took the server's CPU per GET down by about 6% (15bca5f, 2026-11-29).
  *
  * <p>The connectors read into buffers of another size ({@link Connectors#INPUT_BUFFER_BYTES}), which pass unchanged;
  * HTTP/1.1's response headers and output buffers are 64 KiB by default already. A larger write buffer costs a

@@ -230,7 +230,7 @@ public final class InMemoryContentBackend implements ContentBackend {
      * the {@code whole} document. Only the keeping needs the document's lock (or, queued, its turn): unless queued, an
      * entry with nothing to keep is read as it is, without the lock. Taking the lock writes its cache line, which the
      * last operation on the document left in either core's cache; reading without it took 0.16 µs less server CPU per
-     * GET in an A/B run (h2c 4 × 256, bench/README.md), within that run's noise. Such a read sees the entry of the last
+     * GET in an A/B run (h2c 4 × 256, 61ac7d9, 2026-12-02), within that run's noise. Such a read sees the entry of the last
      * write that completed, as a get ordered after it would; one racing a write sees either entry, as either order
      * would.
      */
@@ -261,7 +261,7 @@ public final class InMemoryContentBackend implements ContentBackend {
                                               Operation operation) {
         if ( ! queued) {
             // Done before this returns: a lock orders the operations on the document, where the sequencer chains
-            // futures to the same end and cost 5-6% more server CPU per GET and POST (h2c 4 x 256, bench/README.md).
+            // futures to the same end and cost 5-6% more server CPU per GET and POST (h2c 4 x 256, 8166b97, 2026-11-27).
             Object stripe = stripe(options.bucketSpace(), id);
             return CompletableFuture.completedFuture(sequencer.runNow(what, options.deadline(), () -> {
                 synchronized (stripe) {
