@@ -7,6 +7,7 @@
 # Usage: .ci/no-diary.sh   (from anywhere in the repository; exit 1 and one file:line per hit when something is found)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "error: .ci/no-diary.sh reads git ls-files: run it in a git checkout" >&2; exit 2; }
 
 ordinal='first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|[a-z]+teenth|[a-z]+tieth'
 patterns=(
