@@ -69,6 +69,7 @@ struct dir_rec {
 struct handle {
     int fd;
     int id;
+    int append;           /* opened O_APPEND: the backing file places each write at its end */
     unsigned generation;  /* handles opened before a power cut answer EIO */
     char *path;           /* the name it was opened by, for fail-fsync's substring */
 };
@@ -611,7 +612,8 @@ static int open_handle(const char *path, struct fuse_file_info *fi, int create, 
     }
     struct handle *h = malloc(sizeof *h);
     if (!h) { close(fd); return -ENOMEM; }
-    *h = (struct handle) { .fd = fd, .id = id, .generation = generation, .path = strdup(path) };
+    *h = (struct handle) { .fd = fd, .id = id, .append = (flags & O_APPEND) != 0, .generation = generation,
+                           .path = strdup(path) };
     fi->fh = (uint64_t) (uintptr_t) h;
     return 0;
 }
@@ -651,7 +653,7 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t offset
         else {
             /* With O_APPEND the backing file places the bytes at its end, past anything durable unless a truncate
              * (already counted) shortened it. */
-            if (!(fi->flags & O_APPEND) && offset < files[h->id].durable_len) files[h->id].dirty_below = 1;
+            if (!h->append && offset < files[h->id].durable_len) files[h->id].dirty_below = 1;
             ssize_t n = pwrite(h->fd, buf, size, offset);
             result = n < 0 ? -errno : (int) n;
             stat_writes++;
@@ -952,7 +954,8 @@ int main(int argc, char *argv[]) {
     if (!realpath(argv[first + 1], state_dir)) die("state directory %s: %s", argv[first + 1], strerror(errno));
     snprintf(control_path, sizeof control_path, "%s", argv[first + 2]);
     if (!realpath(argv[first + 3], mountpoint)) die("mount point %s: %s", argv[first + 3], strerror(errno));
-    if (strlen(backing) > PATH_MAX / 4 || strlen(state_dir) > PATH_MAX / 4) die("paths longer than %d bytes", PATH_MAX / 4);
+    if (strlen(backing) > PATH_MAX / 4 || strlen(state_dir) > PATH_MAX / 4)
+        die("the backing and state directories' paths must be at most %d bytes", PATH_MAX / 4);
     join_path(durable_dir, state_dir, "/durable");
     if (mkdir(durable_dir, 0700) < 0 && errno != EEXIST) die("%s: %s", durable_dir, strerror(errno));
     size_t backing_length = strlen(backing);

@@ -120,6 +120,16 @@ def tests(m):
     m.powercut()
     check(read(m.path("kept")) == b"01XY456789", "an unsynced truncate must be undone")
 
+    # A file that only grew: its fsync appends the new tail to the durable copy.
+    write(m.path("grow"), b"a", sync=True)
+    sync_dir(m.mnt)
+    write(m.path("grow"), b"bc", flags=os.O_WRONLY | os.O_APPEND, sync=True)
+    m.powercut()
+    check(read(m.path("grow")) == b"abc", "a synced append must survive")
+    check(" appended_bytes=0 " not in m.command("stats") + " ", "an append must be synced by appending")
+    os.unlink(m.path("grow"))
+    sync_dir(m.mnt)
+
     # Unsynced rename and unlink are undone; after fsyncdir they stay.
     os.rename(m.path("kept"), m.path("renamed"))
     os.unlink(m.path("present-at-mount"))
@@ -158,7 +168,8 @@ def tests(m):
         m.powercut("torn")
         data = read(m.path("log"))
         check(data.startswith(b"head") and tail.startswith(data[4:]) and len(data) < 4 + len(tail),
-              "a torn file must hold its synced part and a strict prefix of its unsynced tail, got %d bytes" % len(data))
+              "a torn file must hold its synced part and a strict prefix of its unsynced tail, got %d bytes"
+              % len(data))
         torn_seen |= len(data) > 4
         write(m.path("log"), b"head", sync=True)
     check(torn_seen, "torn mode must keep part of a tail at least once in 8 cuts")
