@@ -42,7 +42,14 @@ cleanup() {
   rm -rf "$scratch"
 }
 trap cleanup EXIT
-trap 'exit 143' TERM INT
+# Bash runs a trap only once its foreground command ends, so each run goes in the background and is waited for; on
+# TERM or INT the run is told to stop (powerloss.py then kills its server and unmounts) before the scratch goes.
+child=""
+stop() {
+  if [[ -n "$child" ]]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" || true; fi
+  exit 143
+}
+trap stop TERM INT
 
 export TMPDIR="$scratch"
 python3 "$root/faultfs/selftest.py" "$binary"
@@ -52,7 +59,10 @@ run() { # mode name, then powerloss.py's arguments; bounded at 3 minutes a cycle
   local name="$1" count="$2"
   shift 2
   timeout --signal=TERM "$((180 * count + 120))" python3 "$root/faultfs/powerloss.py" --faultfs "$binary" --jar "$jar" \
-    --seed "$seed" --cycles "$count" "$@" | tee "$scratch/$name.out" || status=1
+    --seed "$seed" --cycles "$count" "$@" > >(tee "$scratch/$name.out") 2>&1 &
+  child=$!
+  wait "$child" || status=1
+  child=""
 }
 started=$SECONDS
 run default "$cycles" --sync true
