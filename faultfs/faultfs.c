@@ -9,7 +9,7 @@
  *   - Everything present at mount time is durable.
  *   - "powercut" rebuilds the backing directory from the durable model alone, discarding every write, create,
  *     rename, unlink and truncate since the last fsync that covered it; "powercut torn" also keeps a random prefix of
- *     the unsynced tail of some files that only grew (a write torn at a random byte).
+ *     the unsynced tail of one or more files that only grew (a write torn at a random byte).
  *   - "fail-fsync EIO|ENOSPC [substring]" makes fsync and fdatasync fail; the data they failed to write is dropped
  *     from the model (replaced by zeros and considered clean), as Linux does after a failed writeback.
  *
@@ -372,8 +372,8 @@ static int reset_model(void) {
 
 /* ---- power cut ---- */
 
-/* Torn mode: for files whose unsynced writes only appended, decide which keep a random prefix of that tail, and
- * extend their durable copies by it. Reads the live backing files, so it runs before they are removed. */
+/* Torn mode: for files whose unsynced writes only appended, decide which keep a random prefix of that tail (the first
+ * one found, and each other with probability 1/2), and extend their durable copies by it. Reads the live backing files, so it runs before they are removed. */
 static int tear_tails(const char *path, char *torn, int *torn_count, int *candidates) {
     DIR *dir = opendir(path);
     if (!dir) return -errno;
@@ -391,7 +391,7 @@ static int tear_tails(const char *path, char *torn, int *torn_count, int *candid
         if (id < 0 || torn[id] || files[id].dirty_below || st.st_size <= files[id].durable_len) continue;
         (*candidates)++;
         torn[id] = 1;  /* decided, torn or not */
-        if (next_random() % 2 == 0) continue;
+        if (*torn_count > 0 && next_random() % 2 == 0) continue;  /* the first candidate always tears */
         off_t tail = st.st_size - files[id].durable_len;
         off_t keep = 1 + (off_t) (next_random() % (uint64_t) tail);  /* 1..tail bytes survive */
         if (keep == tail && tail > 1) keep--;                         /* torn, not whole */
@@ -491,8 +491,9 @@ static void powercut(int torn_mode, char *reply, size_t reply_size) {
     if (result < 0)
         snprintf(reply, reply_size, "error powercut failed: %s", strerror(-result));
     else
-        snprintf(reply, reply_size, "ok powercut files=%d empty_files=%d dirs=%d torn=%d torn_candidates=%d",
-                 counts.files, counts.empty_files, counts.dirs, torn_count, candidates);
+        snprintf(reply, reply_size, "ok powercut files=%d empty_files=%d dirs=%d torn=%d torn_candidates=%d "
+                 "skipped_dirs=%d", counts.files, counts.empty_files, counts.dirs, torn_count, candidates,
+                 counts.skipped_dirs);
     pthread_mutex_unlock(&lock);
 }
 

@@ -205,6 +205,20 @@ def tests(m):
     m.powercut()
     check(os.stat(m.path("linked")).st_ino == os.stat(m.path("renamed")).st_ino, "a durable hard link stays one file")
 
+    # A file open at the cut belongs to the world before it: EIO.
+    fd = os.open(m.path("renamed"), os.O_RDWR)
+    m.powercut()
+    try:
+        os.write(fd, b"after the cut")
+        raise AssertionError("a write through a file opened before the cut must fail")
+    except OSError as e:
+        check(e.errno == 5, "a write through a file opened before the cut must answer EIO, got %s" % e)
+    try:
+        os.close(fd)
+        raise AssertionError("closing a file opened before the cut must report the lost device")
+    except OSError as e:
+        check(e.errno == 5, "closing a file opened before the cut must answer EIO, got %s" % e)
+
     # Not implemented: an error, never a silent success.
     try:
         os.symlink("renamed", m.path("symlink"))
