@@ -373,7 +373,8 @@ static int reset_model(void) {
 /* ---- power cut ---- */
 
 /* Torn mode: for files whose unsynced writes only appended, decide which keep a random prefix of that tail (the first
- * one found, and each other with probability 1/2), and extend their durable copies by it. Reads the live backing files, so it runs before they are removed. */
+ * one found, and each other with probability 1/2), and extend their durable copies by it. Reads the live backing
+ * files, so it runs before they are removed. */
 static int tear_tails(const char *path, char *torn, int *torn_count, int *candidates) {
     DIR *dir = opendir(path);
     if (!dir) return -errno;

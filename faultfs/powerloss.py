@@ -186,6 +186,7 @@ class Workload:
         self.acknowledged_by_document = {}   # document -> acknowledged operations this cycle
         self.in_flight = {}                  # document -> operation sent without an answer
         self.errors = []                     # unexpected answers before the kill
+        self.log = []                        # every request: document, operation, status (None: no answer)
         self.stopping = False
 
     def run_thread(self, index):
@@ -217,11 +218,14 @@ class Workload:
                 try:
                     status, body = self.send(connection, document, operation)
                 except (OSError, http.client.HTTPException):
+                    with self.lock:
+                        self.log.append((document, operation, None))
                     return  # the server is gone: the operation stays in flight, its outcome unknown
                 expected = 200
                 if operation["kind"] == "conditional-put" and (state is None or state["n"] != operation["if_n"]):
                     expected = 412  # the condition does not hold: acknowledged as not applied
                 with self.lock:
+                    self.log.append((document, operation, status))
                     if status == expected:
                         del self.in_flight[document]
                         self.acknowledged_by_document.setdefault(document, []).append((operation, status))
@@ -309,7 +313,9 @@ def main():
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--expect-loss", action="store_true",
                         help="control run: pass only if acknowledged writes were lost")
-    parser.add_argument("--keep", action="store_true", help="keep the scratch directory (logs, store) for a look")
+    parser.add_argument("--summary", help="also write the last line, the totals, to this file")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the scratch directory (server logs, histories, store) for a look; kept on failure")
     args = parser.parse_args()
     mode = f"sync={args.sync}"
     rng = random.Random(args.seed)
@@ -386,6 +392,10 @@ def main():
                 failures.append(f"cycle {cycle}: {workload.acknowledged} of {kill_after} operations acknowledged; "
                                 f"unexpected answers: {workload.errors[:5]}")
                 break
+            with open(os.path.join(root, f"history-{cycle + 1}.jsonl"), "w") as f:
+                for document, operation, status in workload.log:
+                    f.write(json.dumps({"document": f"doc-{document}", "operation": operation, "status": status})
+                            + "\n")
             totals["cycles"] += 1
             totals["acknowledged"] += workload.acknowledged
             print(f"{mode} cycle {cycle + 1}: {workload.acknowledged} acknowledged, {len(workload.in_flight)} in "
@@ -398,7 +408,8 @@ def main():
             stats = faultfs.command("stats") if faultfs.process.poll() is None else "faultfs exited"
             print(f"{mode} faultfs: {stats}", flush=True)
             faultfs.close()
-        if args.keep or failures:
+        run_failed = failures or (totals["lost"] == 0 if args.expect_loss else totals["lost"] > 0)
+        if args.keep or run_failed:
             print(f"{mode}: logs and store kept in {root}", flush=True)
         else:
             shutil.rmtree(root, ignore_errors=True)
@@ -414,8 +425,12 @@ def main():
     elif totals["lost"] > 0:
         print(f"{mode} FAILED: acknowledged writes were lost", flush=True)
         ok = False
-    print(f"mode={mode} cycles={totals['cycles']} acknowledged={totals['acknowledged']} checked={totals['checked']} "
-          f"lost={totals['lost']} failed_restarts={totals['failed_restarts']}", flush=True)
+    summary = (f"mode={mode} cycles={totals['cycles']} acknowledged={totals['acknowledged']} "
+               f"checked={totals['checked']} lost={totals['lost']} failed_restarts={totals['failed_restarts']}")
+    print(summary, flush=True)
+    if args.summary:
+        with open(args.summary, "w") as f:
+            f.write(summary + "\n")
     return 0 if ok else 1
 
 

@@ -18,16 +18,19 @@ jar="$root/http-server/target/sluice-server.jar"
 binary="$root/faultfs/build/faultfs"
 
 fail() { echo "powerloss: $*" >&2; exit 2; }
-[[ -c /dev/fuse ]] || fail "/dev/fuse is missing: this test needs FUSE (in a container: --device /dev/fuse --cap-add SYS_ADMIN)"
+[[ -c /dev/fuse ]] ||
+  fail "/dev/fuse is missing: this test needs FUSE (in a container: --device /dev/fuse --cap-add SYS_ADMIN)"
 command -v fusermount3 >/dev/null || fail "fusermount3 is missing: apt-get install fuse3"
 pkg-config --exists fuse3 2>/dev/null || fail "libfuse3's headers are missing: apt-get install libfuse3-dev pkg-config"
 
 mkdir -p "$root/faultfs/build"
 # shellcheck disable=SC2046 # pkg-config prints a list of flags
-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$binary.partial" "$root/faultfs/faultfs.c" $(pkg-config --cflags --libs fuse3)
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$binary.partial" "$root/faultfs/faultfs.c" \
+    $(pkg-config --cflags --libs fuse3)
 mv -f "$binary.partial" "$binary"
 
-if [[ ! -f "$jar" || -n "$(find "$root/pom.xml" "$root"/*/pom.xml "$root"/*/src -newer "$jar" -print -quit 2>/dev/null)" ]]; then
+newer="$(find "$root/pom.xml" "$root"/*/pom.xml "$root"/*/src -newer "$jar" -print -quit 2>/dev/null || true)"
+if [[ ! -f "$jar" || -n "$newer" ]]; then
   echo "Building the server jar ..."
   (cd "$root" && ./mvnw -B -q -pl http-server -am package -DskipTests)
 fi
@@ -39,7 +42,11 @@ cleanup() {
   for mount in $(awk -v prefix="$scratch/" 'index($2, prefix) == 1 {print $2}' /proc/mounts); do
     fusermount3 -u "$mount" 2>/dev/null || fusermount3 -u -z "$mount" 2>/dev/null || true
   done
-  rm -rf "$scratch"
+  if [[ "${status:-1}" == 0 ]]; then
+    rm -rf "$scratch"
+  else
+    echo "powerloss: server logs, histories and stores kept in $scratch"
+  fi
 }
 trap cleanup EXIT
 # Bash runs a trap only once its foreground command ends, so each run goes in the background and is waited for; on
@@ -59,7 +66,7 @@ run() { # mode name, then powerloss.py's arguments; bounded at 3 minutes a cycle
   local name="$1" count="$2"
   shift 2
   timeout --signal=TERM "$((180 * count + 120))" python3 "$root/faultfs/powerloss.py" --faultfs "$binary" --jar "$jar" \
-    --seed "$seed" --cycles "$count" "$@" > >(tee "$scratch/$name.out") 2>&1 &
+    --seed "$seed" --cycles "$count" --summary "$scratch/$name.summary" "$@" &
   child=$!
   wait "$child" || status=1
   child=""
@@ -69,5 +76,5 @@ run default "$cycles" --sync true
 run control "$control_cycles" --sync false --expect-loss
 echo
 echo "=== power-loss test, seed $seed (rerun with SEED=$seed), $((SECONDS - started)) s"
-tail -n 1 "$scratch/default.out" "$scratch/control.out" 2>/dev/null | grep '^mode=' || true
+cat "$scratch/default.summary" "$scratch/control.summary" 2>/dev/null || true
 exit "$status"
