@@ -19,10 +19,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileManager;
 import org.rocksdb.WriteBufferManager;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,11 +77,7 @@ final class RocksStore implements AutoCloseable {
     static RocksStore open(EmbeddedOptions options) {
         RocksDB.loadLibrary();
         Path directory = options.dataDirectory();
-        try {
-            Files.createDirectories(directory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create data directory " + directory, e);
-        }
+        DataDirectory.create(directory, DataDirectory.FSYNC);
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             Cache cache = own(resources, new LRUCache(options.blockCacheBytes()));
