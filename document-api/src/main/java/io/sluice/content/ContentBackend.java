@@ -7,6 +7,7 @@ import io.sluice.document.FieldSet;
 import io.sluice.document.json.FieldsJson;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -120,6 +121,17 @@ public interface ContentBackend extends AutoCloseable {
      */
     default Map<String, Number> statistics() {
         return Map.of();
+    }
+
+    /**
+     * Why the backend refuses every write until it is restarted, if it does: its storage failed in a way that trying
+     * again cannot safely repair, e.g. an fsync of its write-ahead log failed (a later fsync that succeeds proves
+     * nothing about the pages the failed one covered). Writes then complete with UNAVAILABLE naming this; reads go on
+     * where the store can serve them. The container reports it as its health ({@code down}, with this message). Cheap,
+     * never throws. This default: never.
+     */
+    default Optional<String> storageFailure() {
+        return Optional.empty();
     }
 
     /**

@@ -29,6 +29,9 @@ public final class ContentStatistics {
     public static final String DOCUMENT_CACHE_MISSES = "document_cache_misses";
     /** Bytes the engine's document cache holds now. */
     public static final String DOCUMENT_CACHE_BYTES = "document_cache_bytes";
+    /** 1 once the store refuses every write until restarted, after its storage failed (see
+     * {@link ContentBackend#storageFailure()}); 0 while it writes. */
+    public static final String WRITES_STOPPED = "writes_stopped";
     /** Seconds opening the store took, recovery from its log included. */
     public static final String RECOVERY_SECONDS = "recovery_seconds";
 

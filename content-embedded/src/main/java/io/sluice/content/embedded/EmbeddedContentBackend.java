@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -65,7 +66,9 @@ import java.util.stream.Stream;
  * ({@link TimestampCeiling}), so it still exceeds the previous version's, even across restarts, and its
  * {@link Outcome#foundKnown()} is false. Puts and updates answer INSUFFICIENT_STORAGE while the
  * disk is nearly full ({@link EmbeddedOptions#minFreeDiskBytes()}) or RocksDB reports no space; removes, gets and
- * visits go on. Tombstones are kept for the configured retention, then deleted by a periodic sweep, and compaction
+ * visits go on. If RocksDB fails to write or fsync its write-ahead log, the writes of that batch fail (ERROR: the log
+ * may still hold them), and every later write answers UNAVAILABLE until the process restarts and recovers from the
+ * log ({@link WritesStopped}, {@link #storageFailure()}); gets and visits go on. Tombstones are kept for the configured retention, then deleted by a periodic sweep, and compaction
  * reclaims their space.
  *
  * <p>{@link #close()} waits for running operations, flushes memtables and closes the database; opening after a crash
@@ -276,6 +279,16 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     /**
+     * {@inheritDoc} The message of {@link WritesStopped}: set when RocksDB failed to write or fsync the write-ahead
+     * log; from then on every put, update and remove answers UNAVAILABLE until the process restarts, while gets and
+     * visits go on.
+     */
+    @Override
+    public Optional<String> storageFailure() {
+        return writer.stopped().map(Throwable::getMessage);
+    }
+
+    /**
      * The store's size and state now. Reads RocksDB properties and lists the log files, so call it for metrics, not
      * per request.
      *
@@ -318,6 +331,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
         figures.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
         figures.put(ContentStatistics.PENDING_OPERATIONS, stats.pendingOperations());
         figures.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        figures.put(ContentStatistics.WRITES_STOPPED, writer.stopped().isPresent() ? 1 : 0);
         if (cache.enabled()) {
             figures.put(ContentStatistics.DOCUMENT_CACHE_HITS, cache.hits());
             figures.put(ContentStatistics.DOCUMENT_CACHE_MISSES, cache.misses());
@@ -447,7 +461,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                                          Access access, RocksStore.Families families, StoreKey key,
                                                          Operation operation) {
         // The sequencer checked the deadline (and closed) right before, on this thread; only the disk is left to check.
-        Outcome early = diskRefusal(id, access);
+        Outcome early = writeRefusal(id, access);
         if (early != null) {
             return CompletableFuture.completedFuture(early);
         }
@@ -482,21 +496,39 @@ public final class EmbeddedContentBackend implements ContentBackend {
     /** Why the operation must not run now (the executor's queue may have held it), or null if it may. */
     private Outcome refusal(DocumentId id, OperationName what, OperationOptions options, Access access) {
         Outcome refusal = sequencer.refusal(what, options.deadline());
-        return refusal != null ? refusal : diskRefusal(id, access);
+        return refusal != null ? refusal : writeRefusal(id, access);
     }
 
-    /** INSUFFICIENT_STORAGE for a write while the disk is short of room; null otherwise. */
-    private Outcome diskRefusal(DocumentId id, Access access) {
+    /**
+     * INSUFFICIENT_STORAGE for a put or update while the disk is short of room; UNAVAILABLE for any write once the
+     * writer stopped after its log failed; null otherwise.
+     */
+    private Outcome writeRefusal(DocumentId id, Access access) {
         if (access == Access.WRITE && !disk.hasRoom())
             return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
+        if (access != Access.READ) {
+            Optional<WritesStopped> stopped = writer.stopped();
+            if (stopped.isPresent())
+                return stopped(id, stopped.get());
+        }
         return null;
+    }
+
+    private static Outcome stopped(DocumentId id, WritesStopped stopped) {
+        return Outcome.unavailable("Cannot write document '" + id + "': " + stopped.getMessage());
     }
 
     private Outcome writeFailure(DocumentId id, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                           ? failure.getCause() : failure;
-        if (cause instanceof RocksDBException) {
+        if (cause instanceof WritesStopped) {
+            return stopped(id, (WritesStopped) cause);
+        }
+        if (cause instanceof StalledWrites.FullDiskStall) {
             return storeFailure(id, (RocksDBException) cause);
+        }
+        if (cause instanceof RocksDBException) {
+            return logFailure(id, (RocksDBException) cause);
         }
         if (cause instanceof RejectedExecutionException) {
             return Outcome.overload("Rejecting write of '" + id + "': " + cause.getMessage());
@@ -505,6 +537,27 @@ public final class EmbeddedContentBackend implements ContentBackend {
             return sequencer.closedOutcome();
         }
         return unexpected(new OperationName("write", id), cause);
+    }
+
+    /**
+     * The outcome of a write whose batch RocksDB failed to write or fsync to its log (which stopped the writer). It
+     * is not acknowledged, yet the log on disk may hold it, so it may reappear after a restart: an ERROR, which
+     * promises nothing either way, not UNAVAILABLE, which promises it was not applied. INSUFFICIENT_STORAGE if the
+     * failure was lack of space and the disk is really (nearly) full, as the client must free space.
+     */
+    private Outcome logFailure(DocumentId id, RocksDBException e) {
+        Status status = e.getStatus();
+        if (status != null && status.getSubCode() == Status.SubCode.NoSpace && isNearlyFull()) {
+            return Outcome.insufficientStorage("Cannot write document '" + id + "': the disk is full, and "
+                                               + WritesStopped.describe(e));
+        }
+        return Outcome.error("Writing document '" + id + "' failed, and it may or may not be in the store after a "
+                             + "restart: " + WritesStopped.describe(e));
+    }
+
+    /** Whether the data directory's file system is below min-free-disk or nearly out of space. */
+    private boolean isNearlyFull() {
+        return !disk.hasRoom() || options.dataDirectory().toFile().getUsableSpace() < StalledWrites.NEARLY_FULL_BYTES;
     }
 
     private static Outcome storeFailure(DocumentId id, RocksDBException e) {
@@ -538,7 +591,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     private void checkIdleQuietly() {
-        if (closed.get()) {
+        if (closed.get() || writer.stopped().isPresent()) { // a failed store is left as it is for the restart
             return;
         }
         try {
@@ -557,7 +610,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     private void sweepQuietly() {
-        if (closed.get()) {
+        if (closed.get() || writer.stopped().isPresent()) {
             return;
         }
         try {
@@ -629,6 +682,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
     /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */
     private void closeStore() {
         writer.close();
+        if (writer.stopped().isPresent()) {
+            // Nothing more goes to a store whose log failed: the next open recovers from the log on disk.
+            log.warn("Closing the embedded store at {} without flushing, as its writes were stopped: the next open "
+                     + "replays the write-ahead log", options.dataDirectory());
+            operations.close();
+            closeQuietly();
+            return;
+        }
         try {
             ceiling.tighten();
         } catch (RocksDBException e) {
@@ -642,6 +703,10 @@ public final class EmbeddedContentBackend implements ContentBackend {
             log.warn("Flushing memtables on close failed ({}); the next open replays the write-ahead log", e.getMessage());
         }
         operations.close();
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
         try {
             store.close();
             log.info("Closed embedded store at {}", options.dataDirectory());

@@ -6,9 +6,12 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -32,15 +35,29 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>And it keeps the {@link DocumentCache} true: after each batch, before any of its futures completes, it tells the
  * cache what it wrote.
+ *
+ * <p>A batch RocksDB fails to write or fsync to its log fails every write in it, and stops the writer for good
+ * ({@link WritesStopped}): from then on nothing reaches RocksDB and every write fails at once, so no write is ever
+ * acknowledged on top of a log whose fsync failed, even if RocksDB resumes by itself. A write refused because the
+ * disk is nearly full ({@link StalledWrites.FullDiskStall}) reached nothing and stops nothing.
  */
 final class GroupWriter implements StoreWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupWriter.class);
 
     /** Most batches written as one; bounds the latency a huge backlog adds to the first of them. */
     static final int MAX_GROUP = 1024;
     /** Most futures one completion task completes, so a large group is answered by several threads at once. */
     static final int COMPLETIONS_PER_TASK = 32;
 
-    private final RocksDB db;
+    /** Writes one batch to the store; the seam where tests fail the log. */
+    @FunctionalInterface
+    interface Sink {
+        void write(WriteBatch batch) throws RocksDBException;
+    }
+
+    private final String directory;
+    private final Sink sink;
     private final Executor completions;
     private final TimestampCeiling ceiling;
     private final DocumentCache cache;
@@ -51,6 +68,8 @@ final class GroupWriter implements StoreWriter {
     private volatile boolean closing;
     /** Groups written, successfully or not; only the writer thread changes it. */
     private volatile long logWrites;
+    /** Set, once, by the writer thread when the log fails; then nothing is written any more. */
+    private volatile WritesStopped stopped;
 
     private static final class Pending {
 
@@ -72,12 +91,19 @@ final class GroupWriter implements StoreWriter {
      */
     GroupWriter(RocksDB db, Durability durability, TimestampCeiling ceiling, DocumentCache cache, int capacity,
                 String name, Executor completions) {
-        this.db = db;
+        this(db, durability, null, ceiling, cache, capacity, name, completions);
+    }
+
+    /** As above, writing through {@code sink} instead of to {@code db} when it is not null (for tests). */
+    GroupWriter(RocksDB db, Durability durability, Sink sink, TimestampCeiling ceiling, DocumentCache cache,
+                int capacity, String name, Executor completions) {
+        this.directory = db.getName();
         this.completions = completions;
         this.ceiling = ceiling;
         this.cache = cache;
         this.options = new WriteOptions().setSync(durability == Durability.SYNC).setDisableWAL(false);
         this.fast = StalledWrites.noSlowdown(options);
+        this.sink = sink != null ? sink : batch -> StalledWrites.write(db, fast, options, batch);
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
@@ -88,6 +114,10 @@ final class GroupWriter implements StoreWriter {
     public CompletableFuture<Void> write(List<Mutation> mutations, long timestamp) {
         if (closing) {
             return CompletableFuture.failedFuture(new IllegalStateException("The store writer is closed"));
+        }
+        WritesStopped refusal = stopped;
+        if (refusal != null) {
+            return CompletableFuture.failedFuture(refusal);
         }
         Pending pending = new Pending(mutations, timestamp);
         if (!queue.offer(pending)) {
@@ -119,7 +149,19 @@ final class GroupWriter implements StoreWriter {
         }
     }
 
+    @Override
+    public Optional<WritesStopped> stopped() {
+        return Optional.ofNullable(stopped);
+    }
+
     private void commit(List<Pending> group) {
+        WritesStopped refusal = stopped;
+        if (refusal != null) { // queued before the log failed: never written
+            for (int from = 0; from < group.size(); from += COMPLETIONS_PER_TASK) {
+                complete(group.subList(from, Math.min(group.size(), from + COMPLETIONS_PER_TASK)), refusal);
+            }
+            return;
+        }
         RocksDBException failure = null;
         long newest = 0;
         try (WriteBatch batch = new WriteBatch()) {
@@ -134,7 +176,14 @@ final class GroupWriter implements StoreWriter {
                 ceiling.addTo(batch, raised);
             }
             logWrites++; // counted before the write: a failed fsync was still an fsync asked for
-            StalledWrites.write(db, fast, options, batch);
+            try {
+                sink.write(batch);
+            } catch (RocksDBException e) {
+                if (!(e instanceof StalledWrites.FullDiskStall)) {
+                    stop(e);
+                }
+                throw e;
+            }
             if (raised != 0) {
                 ceiling.persisted(raised);
             }
@@ -153,7 +202,14 @@ final class GroupWriter implements StoreWriter {
         }
     }
 
-    private void complete(List<Pending> pendings, RocksDBException failure) {
+    /** Stops all writing after the log failed with {@code failure}; says so in one log line. */
+    private void stop(RocksDBException failure) {
+        stopped = new WritesStopped(failure);
+        log.error("The write-ahead log of the embedded store at {} failed: {}. Writes are refused (503) and health is "
+                  + "down until Sluice is restarted and recovers from the log", directory, failure.getMessage());
+    }
+
+    private void complete(List<Pending> pendings, Exception failure) {
         // The responses these completions write on one connection leave in one socket write (CoalescedWrites): on
         // h2c 4x256 puts, one write call per response was ~9% of the server's CPU.
         Runnable completion = () -> CoalescedWrites.run(() -> {

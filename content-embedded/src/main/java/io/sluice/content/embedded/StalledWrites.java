@@ -22,6 +22,21 @@ final class StalledWrites {
 
     private StalledWrites() { }
 
+    /**
+     * A write refused before RocksDB took any of it: the store is stalled and the disk nearly full. Unlike a failure
+     * of the log itself, it leaves nothing half-written behind and stops nothing: writes go on once there is room.
+     */
+    static final class FullDiskStall extends RocksDBException {
+
+        private static final long serialVersionUID = 1L;
+
+        FullDiskStall(long usable) {
+            super("writes are stalled and the file system has only " + usable + " bytes free: no space left on device "
+                  + "to flush to", new Status(Status.Code.IOError, Status.SubCode.NoSpace, null));
+        }
+
+    }
+
     /** The options of the first, non-waiting attempt of a write with {@code options}. */
     static WriteOptions noSlowdown(WriteOptions options) {
         return new WriteOptions().setSync(options.sync()).setDisableWAL(options.disableWAL()).setNoSlowdown(true);
@@ -39,9 +54,7 @@ final class StalledWrites {
         }
         long usable = new File(db.getName()).getUsableSpace();
         if (usable < NEARLY_FULL_BYTES) {
-            throw new RocksDBException("writes are stalled and the file system has only " + usable + " bytes free: "
-                                       + "no space left on device to flush to",
-                                       new Status(Status.Code.IOError, Status.SubCode.NoSpace, null));
+            throw new FullDiskStall(usable);
         }
         db.write(waiting, batch);
     }

@@ -6,13 +6,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
+import org.rocksdb.WriteBatch;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -152,6 +158,80 @@ class GroupWriterTest {
         assertArrayEquals(bytes("new"), seenOnCompletion.get(0));
         assertNull(seenOnCompletion.get(1));
         assertArrayEquals(bytes("kept"), cache.get(db.getDefaultColumnFamily(), other));
+    }
+
+    /** A log that fails the first batch given to it, once {@link #release} opens, and counts the batches it gets. */
+    private static final class FailingLog implements GroupWriter.Sink {
+
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger batches = new AtomicInteger();
+        private final RocksDBException failure;
+
+        FailingLog(RocksDBException failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public void write(WriteBatch batch) throws RocksDBException {
+            if (batches.incrementAndGet() > 1) {
+                return;
+            }
+            entered.countDown();
+            try {
+                assertTrue(release.await(1, TimeUnit.MINUTES), "never released"); // a bound, not a timing
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw failure;
+        }
+
+    }
+
+    private GroupWriter writerOver(GroupWriter.Sink log) {
+        writer.close();
+        return writer = new GroupWriter(db, Durability.SYNC, log, new TimestampCeiling(db, 0), cache, 10_000,
+                                        "test-writer", Runnable::run);
+    }
+
+    private static Throwable failureOf(CompletableFuture<Void> write) {
+        return assertThrows(CompletionException.class, write::join).getCause();
+    }
+
+    @Test
+    void write_whoseLogSyncFails_failsItsBatch_andEveryLaterWriteWithoutWritingIt() throws InterruptedException {
+        RocksDBException eio = new RocksDBException("While fdatasync: 000004.log: Input/output error",
+                                                    new Status(Status.Code.IOError, Status.SubCode.None, null));
+        FailingLog log = new FailingLog(eio);
+        GroupWriter writer = writerOver(log);
+        CompletableFuture<Void> failing = writeMany(1).get(0);
+        assertTrue(log.entered.await(1, TimeUnit.MINUTES), "the writer never wrote"); // a bound, not a timing
+        List<CompletableFuture<Void>> queuedMeanwhile = writeMany(50);
+
+        log.release.countDown();
+
+        assertEquals(eio, failureOf(failing));
+        for (CompletableFuture<Void> queued : queuedMeanwhile)
+            assertInstanceOf(WritesStopped.class, failureOf(queued));
+        Throwable later = failureOf(writeMany(1).get(0));
+        assertInstanceOf(WritesStopped.class, later);
+        assertEquals(eio, ((WritesStopped) later).failure());
+        assertEquals(1, log.batches.get(), "batches given to the log after its sync failed");
+        assertTrue(writer.stopped().orElseThrow().getMessage().contains("Input/output error"),
+                   writer.stopped().orElseThrow().getMessage());
+    }
+
+    @Test
+    void write_refusedForAFullDisk_failsAlone_andLaterWritesGoOn() {
+        FailingLog log = new FailingLog(new StalledWrites.FullDiskStall(1000));
+        log.release.countDown();
+        GroupWriter writer = writerOver(log);
+
+        assertInstanceOf(StalledWrites.FullDiskStall.class, failureOf(writeMany(1).get(0)));
+        writeMany(1).get(0).join();
+
+        assertEquals(2, log.batches.get());
+        assertEquals(Optional.empty(), writer.stopped());
     }
 
 }
