@@ -1,11 +1,18 @@
 package io.sluice.container;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Whether the container is in rotation: {@code initializing} until started, {@code up} while serving,
- * {@code down} while stopping. Read by {@code /state/v1/health} and {@code /status.html}.
+ * {@code down} while stopping, and {@code down} while serving if a watched part has failed (e.g. a content engine
+ * that can no longer write), with that part's {@link #message()}. Read by {@code /state/v1/health} and
+ * {@code /status.html}.
  */
 public final class ServiceHealth {
 
@@ -19,9 +26,26 @@ public final class ServiceHealth {
     }
 
     private final AtomicReference<Status> status = new AtomicReference<>(Status.INITIALIZING);
+    private final List<Supplier<Optional<String>>> failures = new CopyOnWriteArrayList<>();
 
+    /** {@code down} if a watched part reports a failure while the container is otherwise {@code up}. */
     public Status status() {
-        return status.get();
+        Status base = status.get();
+        return base == Status.UP && failure().isPresent() ? Status.DOWN : base;
+    }
+
+    /** Why the container is {@code down} while serving: the first failure a watched part reports; else empty. */
+    public Optional<String> message() {
+        return status.get() == Status.UP ? failure() : Optional.empty();
+    }
+
+    /**
+     * Watches {@code failure}: while it reports one, the container is {@code down} with that message. It is asked on
+     * every health request, so it must be cheap, thread-safe and never throw.
+     */
+    public ServiceHealth watch(Supplier<Optional<String>> failure) {
+        failures.add(Objects.requireNonNull(failure, "failure"));
+        return this;
     }
 
     /** Marks the container as serving. */
@@ -32,6 +56,15 @@ public final class ServiceHealth {
     /** Marks the container as leaving rotation; final. */
     public void down() {
         status.set(Status.DOWN);
+    }
+
+    private Optional<String> failure() {
+        for (Supplier<Optional<String>> check : failures) {
+            Optional<String> failure = check.get();
+            if (failure.isPresent())
+                return failure;
+        }
+        return Optional.empty();
     }
 
 }

@@ -13,11 +13,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Vespa's {@code /state/v1/} API: the resource list, {@code health}, {@code metrics}, {@code version} and
- * {@code config}. Health and metrics cover all requests since start; JSON is pretty-printed as in Vespa.
+ * {@code config}. Health is {@code {"code":"down","message":...}} while a watched part has failed
+ * ({@link ServiceHealth#watch}). Health and metrics cover all requests since start; JSON is pretty-printed as in Vespa.
  */
 public class StateHandler extends ReadOnlyHandler {
 
@@ -74,11 +76,16 @@ public class StateHandler extends ReadOnlyHandler {
 
     private byte[] health() {
         RequestStatistics.Snapshot snapshot = context.statistics().snapshot();
+        ServiceHealth health = context.health();
+        ServiceHealth.Status status = health.status();
+        Optional<String> message = health.message();
         return Json.write(json -> {
             json.writeStartObject();
             json.writeNumberField("time", context.clock().millis());
             json.writeObjectFieldStart("status");
-            json.writeStringField("code", context.health().status().code());
+            json.writeStringField("code", status.code());
+            if (message.isPresent())
+                json.writeStringField("message", message.get());
             json.writeEndObject();
             writeMetrics(json, snapshot, "requestsPerSecond", "latencySeconds", 1e-9, false);
             json.writeEndObject();

@@ -41,6 +41,7 @@ final class DocumentApi {
         DocumentV1ApiHandler handler = DocumentV1ApiHandler.builder(clusters, config.get()).build();
         builder.handler(HandlerRegistration.of(StatusHandlers.BUNDLE, handler, BINDINGS));
         builder.metricsSource(handler.metrics());
+        builder.healthWatch(clusters::storageFailure);
         return Optional.of(handler);
     }
 

@@ -45,6 +45,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * One container cluster served by Jetty: a connector per {@code <server>}, and the handler tree
@@ -76,6 +77,7 @@ public final class SluiceServer {
         var serverIds = cluster.servers().stream().map(ServerConfig::id).toList();
         var metrics = new MetricsSources();
         builder.metricsSources.forEach(metrics::add);
+        builder.failures.forEach(health::watch);
         metrics.add(new JvmMetrics());
         metrics.add(new JettyMetrics(threads, connectors));
         StatusHandlers.register(registry, new StatusContext(health, statistics, builder.application, serverIds, builder.clock,
@@ -270,6 +272,7 @@ public final class SluiceServer {
         private final ContainerCluster cluster;
         private final List<HandlerRegistration> handlers = new ArrayList<>();
         private final List<MetricsSource> metricsSources = new ArrayList<>();
+        private final List<Supplier<Optional<String>>> failures = new ArrayList<>();
         private String host;
         private Clock clock = SystemUtcClock.instance();
         private ClassLoader classLoader = SluiceServer.class.getClassLoader();
@@ -296,6 +299,12 @@ public final class SluiceServer {
         /** Reports more metrics at {@code /state/v1/metrics}, e.g. a handler's. */
         public Builder metricsSource(MetricsSource source) {
             metricsSources.add(Objects.requireNonNull(source, "source"));
+            return this;
+        }
+
+        /** Takes health {@code down}, with its message, while {@code failure} reports one (see {@link ServiceHealth#watch}). */
+        public Builder healthWatch(Supplier<Optional<String>> failure) {
+            failures.add(Objects.requireNonNull(failure, "failure"));
             return this;
         }
 

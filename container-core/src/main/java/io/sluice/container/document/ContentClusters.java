@@ -201,6 +201,19 @@ public final class ContentClusters implements AutoCloseable {
         return selectionSchema;
     }
 
+    /**
+     * The first storage failure a cluster's backend reports ({@link ContentBackend#storageFailure()}), naming the
+     * cluster; empty while every backend can write. For the container's health.
+     */
+    public Optional<String> storageFailure() {
+        for (Cluster cluster : clusters.values()) {
+            Optional<String> failure = cluster.backend().storageFailure();
+            if (failure.isPresent())
+                return Optional.of("Content cluster '" + cluster.id() + "': " + failure.get());
+        }
+        return Optional.empty();
+    }
+
     /** The clusters, in configuration order. */
     public List<Cluster> all() {
         return List.copyOf(clusters.values());
