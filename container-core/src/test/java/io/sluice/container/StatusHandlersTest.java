@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -65,6 +66,22 @@ class StatusHandlersTest {
         health.down();
         try (var server = start()) {
             assertEquals(Map.of("code", "down"), JsonTree.object(server.get("/state/v1/health").getContent()).get("status"));
+        }
+    }
+
+    @Test
+    void health_whileAWatchedPartFails_isDownWithItsMessage_andUpAgainWithout() throws Exception {
+        var failure = new java.util.concurrent.atomic.AtomicReference<Optional<String>>(Optional.empty());
+        health.watch(failure::get);
+        health.up();
+        try (var server = start()) {
+            failure.set(Optional.of("Content cluster 'music': the log failed"));
+            assertEquals(Map.of("code", "down", "message", "Content cluster 'music': the log failed"),
+                         JsonTree.object(server.get("/state/v1/health").getContent()).get("status"));
+            assertEquals(HttpStatus.NOT_FOUND_404, server.get("/status.html").getStatus());
+
+            failure.set(Optional.empty());
+            assertEquals(Map.of("code", "up"), JsonTree.object(server.get("/state/v1/health").getContent()).get("status"));
         }
     }
 

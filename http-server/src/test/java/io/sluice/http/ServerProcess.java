@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -49,15 +50,26 @@ final class ServerProcess implements AutoCloseable {
      * @throws AssertionError with the server's output if it exits or is not up within 90 s (the process is then killed)
      */
     static ServerProcess start(Path application, Path data, Path logs, String name) throws IOException {
+        return start(application, data, logs, name, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, Path, String)}, with the JVM started through {@code launcher} (e.g.
+     * {@code fiu-run -x}, which execs it, so {@link #pid()} is still the JVM's).
+     */
+    static ServerProcess start(Path application, Path data, Path logs, String name, List<String> launcher)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path out = logs.resolve(name + ".out");
         Path err = logs.resolve(name + ".err");
-        Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                                             // The test logging config says WARN; the store's INFO tells about recovery.
-                                             "-Dio.sluice.content.embedded.LEVEL=INFO",
-                                             "-cp", System.getProperty("java.class.path"),
-                                             ChildServerMain.class.getName(), "serve", "--app", application.toString(),
-                                             "--port", "0", "--data", data.toString())
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                               // The test logging config says WARN; the store's INFO tells about recovery.
+                               "-Dio.sluice.content.embedded.LEVEL=INFO",
+                               "-cp", System.getProperty("java.class.path"),
+                               ChildServerMain.class.getName(), "serve", "--app", application.toString(),
+                               "--port", "0", "--data", data.toString()));
+        Process process = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .start();
@@ -81,6 +93,23 @@ final class ServerProcess implements AutoCloseable {
         return read(err) + read(out);
     }
 
+    /** The server's process id. */
+    long pid() {
+        return process.pid();
+    }
+
+    /**
+     * Sends SIGTERM (a graceful stop) and waits for the process to exit; returns its exit code.
+     *
+     * @throws AssertionError if it does not exit within 30 s
+     */
+    int stop() throws InterruptedException {
+        process.destroy();
+        if ( ! process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+            throw new AssertionError("The server did not stop within " + EXIT_TIMEOUT + " of SIGTERM:\n" + log());
+        return process.exitValue();
+    }
+
     /** Sends SIGKILL and waits for the process to die; returns its exit code (137 when SIGKILL ended it). */
     int kill() throws InterruptedException {
         process.destroyForcibly();
@@ -92,6 +121,14 @@ final class ServerProcess implements AutoCloseable {
     /** GETs {@code path} on the server. */
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build(),
+                         HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** POSTs (a /document/v1 put) the JSON {@code body} to {@code path} on the server. */
+    HttpResponse<String> put(String path, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(30))
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                          HttpResponse.BodyHandlers.ofString());
     }
 
