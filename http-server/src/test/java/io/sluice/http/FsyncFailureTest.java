@@ -65,6 +65,8 @@ class FsyncFailureTest {
             assertHealthDownNaming(server, EIO_TEXT);
             assertAcknowledgedReadable(server, feed);
             assertVisitAnswers(server);
+            assertEquals(1L, ((Number) server.metric("content.writes_stopped", Map.of("clusterId", "music"))
+                                             .get("last")).longValue());
             assertOneLogLine(server);
         }
     }

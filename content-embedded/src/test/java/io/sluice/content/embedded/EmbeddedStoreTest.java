@@ -652,6 +652,7 @@ class EmbeddedStoreTest {
         expected.put(ContentStatistics.MEMTABLE_BYTES, stats.memtableBytes());
         expected.put(ContentStatistics.PENDING_OPERATIONS, 0);
         expected.put(ContentStatistics.RECOVERY_SECONDS, stats.recoveryTime().toNanos() / 1e9);
+        expected.put(ContentStatistics.WRITES_STOPPED, 0);
         expected.put(ContentStatistics.DOCUMENT_CACHE_HITS, 0L);
         expected.put(ContentStatistics.DOCUMENT_CACHE_MISSES, 0L);
         expected.put(ContentStatistics.DOCUMENT_CACHE_BYTES, 0L);
