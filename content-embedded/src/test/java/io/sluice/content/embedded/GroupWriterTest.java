@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -160,30 +160,44 @@ class GroupWriterTest {
         assertArrayEquals(bytes("kept"), cache.get(db.getDefaultColumnFamily(), other));
     }
 
-    /** A log that fails the first batch given to it, once {@link #release} opens, and counts the batches it gets. */
-    private static final class FailingLog implements GroupWriter.Sink {
+    /**
+     * A log that writes nothing: it holds each of its first {@code held} batches until the test releases it (so the
+     * test decides what queues meanwhile), fails the one numbered {@code failing} with {@code failure}, and counts.
+     */
+    private static final class ScriptedLog implements GroupWriter.Sink {
 
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
+        final Semaphore entered = new Semaphore(0);
+        final Semaphore released = new Semaphore(0);
         final AtomicInteger batches = new AtomicInteger();
+        private final int held;
+        private final int failing;
         private final RocksDBException failure;
 
-        FailingLog(RocksDBException failure) {
+        ScriptedLog(int held, int failing, RocksDBException failure) {
+            this.held = held;
+            this.failing = failing;
             this.failure = failure;
         }
 
         @Override
         public void write(WriteBatch batch) throws RocksDBException {
-            if (batches.incrementAndGet() > 1) {
-                return;
+            int number = batches.incrementAndGet();
+            if (number <= held) {
+                entered.release();
+                try {
+                    assertTrue(released.tryAcquire(1, TimeUnit.MINUTES), "never released"); // a bound, not a timing
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            entered.countDown();
-            try {
-                assertTrue(release.await(1, TimeUnit.MINUTES), "never released"); // a bound, not a timing
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (number == failing) {
+                throw failure;
             }
-            throw failure;
+        }
+
+        /** Waits until the writer hands the log its next held batch. */
+        void awaitBatch() throws InterruptedException {
+            assertTrue(entered.tryAcquire(1, TimeUnit.MINUTES), "the writer wrote no batch"); // a bound, not a timing
         }
 
     }
@@ -199,32 +213,36 @@ class GroupWriterTest {
     }
 
     @Test
-    void write_whoseLogSyncFails_failsItsBatch_andEveryLaterWriteWithoutWritingIt() throws InterruptedException {
+    void write_whoseLogSyncFails_failsEveryWriteOfItsBatch_andEveryLaterOneWithoutWritingIt()
+            throws InterruptedException {
         RocksDBException eio = new RocksDBException("While fdatasync: 000004.log: Input/output error",
                                                     new Status(Status.Code.IOError, Status.SubCode.None, null));
-        FailingLog log = new FailingLog(eio);
+        ScriptedLog log = new ScriptedLog(2, 2, eio);
         GroupWriter writer = writerOver(log);
-        CompletableFuture<Void> failing = writeMany(1).get(0);
-        assertTrue(log.entered.await(1, TimeUnit.MINUTES), "the writer never wrote"); // a bound, not a timing
-        List<CompletableFuture<Void>> queuedMeanwhile = writeMany(50);
+        CompletableFuture<Void> before = writeMany(1).get(0);
+        log.awaitBatch();
+        List<CompletableFuture<Void>> failingBatch = writeMany(50); // queue while the first batch is being written
+        log.released.release();
+        log.awaitBatch();
+        List<CompletableFuture<Void>> queuedMeanwhile = writeMany(30); // queue while the failing one is being written
+        log.released.release();
 
-        log.release.countDown();
-
-        assertEquals(eio, failureOf(failing));
+        before.join();
+        for (CompletableFuture<Void> write : failingBatch)
+            assertEquals(eio, failureOf(write));
         for (CompletableFuture<Void> queued : queuedMeanwhile)
             assertInstanceOf(WritesStopped.class, failureOf(queued));
         Throwable later = failureOf(writeMany(1).get(0));
         assertInstanceOf(WritesStopped.class, later);
         assertEquals(eio, ((WritesStopped) later).failure());
-        assertEquals(1, log.batches.get(), "batches given to the log after its sync failed");
+        assertEquals(2, log.batches.get(), "batches given to the log, none after its sync failed");
         assertTrue(writer.stopped().orElseThrow().getMessage().contains("Input/output error"),
                    writer.stopped().orElseThrow().getMessage());
     }
 
     @Test
     void write_refusedForAFullDisk_failsAlone_andLaterWritesGoOn() {
-        FailingLog log = new FailingLog(new StalledWrites.FullDiskStall(1000));
-        log.release.countDown();
+        ScriptedLog log = new ScriptedLog(0, 1, new StalledWrites.FullDiskStall(1000));
         GroupWriter writer = writerOver(log);
 
         assertInstanceOf(StalledWrites.FullDiskStall.class, failureOf(writeMany(1).get(0)));
