@@ -62,6 +62,7 @@ class FsyncFailureTest {
 
             assertNoAcknowledgementAfterTheFailure(feed);
             assertRefusedNaming(feed, EIO_TEXT);
+            assertRemoveRefused(server, feed, EIO_TEXT);
             assertHealthDownNaming(server, EIO_TEXT);
             assertAcknowledgedReadable(server, feed);
             assertVisitAnswers(server);
@@ -189,12 +190,26 @@ class FsyncFailureTest {
 
     private static void assertRefusedNaming(FsyncFeed.Result feed, String errno) {
         for (FsyncFeed.Write write : feed.writes()) {
+            if (write.status() == 500) { // the writes of the batch whose fsync failed
+                Object message = JsonTree.object(write.body()).get("message");
+                assertTrue(message instanceof String text && text.contains(errno) && text.contains("may or may not"),
+                           "500 of " + write.id() + " does not name the storage error: " + write.body());
+            }
             if (write.afterArming() && write.status() == 503) {
                 Object message = JsonTree.object(write.body()).get("message");
                 assertTrue(message instanceof String text && text.contains(errno) && text.contains("write-ahead log"),
                            "503 of " + write.id() + " does not name the storage error: " + write.body());
             }
         }
+    }
+
+    /** A remove is a write too: refused, and the document stays readable. */
+    private static void assertRemoveRefused(ServerProcess server, FsyncFeed.Result feed, String errno) throws Exception {
+        String id = feed.writes().stream().filter(write -> write.status() == 200).findFirst().orElseThrow().id();
+        HttpResponse<String> remove = server.delete(FsyncFeed.path(id));
+        assertEquals(503, remove.statusCode(), remove.body());
+        assertTrue(remove.body().contains(errno), remove.body());
+        assertEquals(200, server.get(FsyncFeed.path(id)).statusCode());
     }
 
     private static void assertHealthDownNaming(ServerProcess server, String errno) throws Exception {

@@ -132,6 +132,12 @@ final class ServerProcess implements AutoCloseable {
                          HttpResponse.BodyHandlers.ofString());
     }
 
+    /** DELETEs (a /document/v1 remove) {@code path} on the server. */
+    HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(30)).DELETE().build(),
+                         HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The values of the metric {@code name} with exactly {@code dimensions} in {@code /state/v1/metrics}, if any. */
     Map<?, ?> metric(String name, Map<String, String> dimensions) throws IOException, InterruptedException {
         HttpResponse<String> response = get("/state/v1/metrics");
