@@ -226,9 +226,11 @@ found="$(check_visited "$work/all.jsonl" "$work/expected.txt" "$work/visit2.json
   || fail "after a stop in the middle of a feed: $found"
 log "after a stop in the middle of a feed ($acked acknowledged): $found"
 "${podman[@]}" healthcheck run "$run_id-c" >/dev/null || fail "the health check fails on the restarted server"
+memory="$("${podman[@]}" stats --no-stream --format '{{.MemUsage}}' "$run_id-c" 2>/dev/null || echo unknown)"
 
 echo
 echo "image $image: $((image_bytes / 1000000)) MB; built in ${build_seconds} s"
 echo "start-up to the first 200 of /state/v1/health: ${first_startup_ms} ms (empty volume), ${startup_ms} ms (with $acked + 1000 documents)"
 echo "graceful stop after feeding 1,000 documents: ${first_stop_ms} ms; in the middle of a feed: ${stop_ms} ms"
+echo "memory of the restarted server (--memory 1g) after its visit: $memory"
 echo "whole test: $((SECONDS - started)) s"
