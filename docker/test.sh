@@ -11,8 +11,8 @@
 # Prints the image size, the time from `podman run` to the first 200 of /state/v1/health, the stop time, and the
 # total time. Bounded (SLUICE_DOCKER_TEST_TIMEOUT seconds, default 900); every container, volume and image it makes
 # is removed at the end, also on failure or timeout (the base images are kept: they are the cache).
-# Needs root (rootful podman). Installs podman, runc, mmdebstrap, curl with apt-get and the Vespa CLI (vespacli,
-# PyPI) in a virtual environment under ~/.cache/sluice when missing.
+# Needs root (rootful podman). Installs podman, runc, mmdebstrap, curl, jq, python3-venv with apt-get and the Vespa
+# CLI (vespacli, PyPI) in a virtual environment under ~/.cache/sluice when missing.
 set -euo pipefail
 
 if [[ -z "${SLUICE_DOCKER_TEST_BOUNDED:-}" ]]; then
@@ -53,8 +53,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 
-if ! command -v curl >/dev/null 2>&1; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null
+missing=()
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+if ((${#missing[@]} > 0)); then
+  log "installing ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/sluice"
 if [[ ! -x "$cache/vespacli/bin/vespa" ]]; then
@@ -229,7 +235,7 @@ log "after a stop in the middle of a feed ($acked acknowledged): $found"
 memory="$("${podman[@]}" stats --no-stream --format '{{.MemUsage}}' "$run_id-c" 2>/dev/null || echo unknown)"
 
 echo
-echo "image $image: $((image_bytes / 1000000)) MB; built in ${build_seconds} s"
+echo "image $image: $((image_bytes / 1000000)) MB; docker/build-local.sh took ${build_seconds} s"
 echo "start-up to the first 200 of /state/v1/health: ${first_startup_ms} ms (empty volume), ${startup_ms} ms (with $acked + 1000 documents)"
 echo "graceful stop after feeding 1,000 documents: ${first_stop_ms} ms; in the middle of a feed: ${stop_ms} ms"
 echo "memory of the restarted server (--memory 1g) after its visit: $memory"
