@@ -2,7 +2,7 @@
 # Builds the Sluice image with docker/build-local.sh (podman; Debian base images made with mmdebstrap, kept between
 # runs) and checks what the image promises, through the published port with the Vespa CLI:
 #   - it runs as uid 10001, on the jlinked runtime, with a heap of 60% of the container's memory limit;
-#   - the health check turns healthy once the server serves;
+#   - the health check passes once the server serves, and fails where no server runs;
 #   - 1,000 documents fed with `vespa feed`, then `podman stop` (SIGTERM): the server stops gracefully (exit 143,
 #     not a SIGKILL at the stop timeout), and a new container on the same volume returns all 1,000, field for field,
 #     to `vespa visit`;
@@ -39,7 +39,7 @@ cleanup() {
       "${podman[@]}" logs --tail 30 "$container" 2>&1
     done
   fi
-  "${podman[@]}" rm --force --time 0 --filter "label=sluice.test=$run_id" >/dev/null 2>&1
+  "${podman[@]}" rm --force --volumes --time 0 --filter "label=sluice.test=$run_id" >/dev/null 2>&1
   "${podman[@]}" volume rm --force "$volume" >/dev/null 2>&1
   "${podman[@]}" rmi --force "$image" >/dev/null 2>&1
   if [[ -s "$work/images-built.txt" ]]; then
@@ -189,6 +189,13 @@ heap="$("${podman[@]}" exec "$name" java -XX:+PrintFlagsFinal -version 2>/dev/nu
 # 60% of the 1 GiB limit, rounded to the heap's alignment.
 ((heap > 600 * 1024 * 1024 && heap <= 645 * 1024 * 1024)) || fail "MaxHeapSize is $heap with --memory 1g, not 60% of it"
 "${podman[@]}" healthcheck run "$name" >/dev/null || fail "the image's health check fails while the server serves"
+# ... and that it can fail: in a container of the image where no server runs, it does.
+"${podman[@]}" run --detach --name "$run_id-idle" --label "sluice.test=$run_id" \
+  --ulimit "nofile=$max_files:$max_files" --ulimit "nproc=$max_procs:$max_procs" --entrypoint sleep "$image" 300 >/dev/null
+if "${podman[@]}" healthcheck run "$run_id-idle" >/dev/null 2>&1; then
+  fail "the health check passes in a container where no server runs"
+fi
+"${podman[@]}" rm --force --volumes --time 0 "$run_id-idle" >/dev/null # and its anonymous /data
 
 # ---- 1,000 documents survive a stop and a new container ----
 documents 0 1000 > "$work/feed.jsonl"
