@@ -19,7 +19,7 @@ public final class Main {
         System.exit(run(args, System.in, System.out, System.err, System.console() != null));
     }
 
-    /** Runs a command and returns its exit code: 0 on success, 1 on bad arguments or failure. */
+    /** Runs a command and returns its exit code: 0 on success, 1 on bad arguments or failure; diff: 0 equal, 1 different, 2 errors. */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         return run(args, in, out, err, false);
     }
