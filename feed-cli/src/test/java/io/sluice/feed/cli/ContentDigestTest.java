@@ -62,6 +62,23 @@ class ContentDigestTest {
     }
 
     @Test
+    void strings_compareByTheirCharacters_howeverEscaped() throws IOException {
+        assertSame(doc("{\"a\":\"\\u00e6 \\/ \\\" \\ud83d\\ude00 \\n\"}"), doc("{\"a\":\"\u00e6 / \\\" \ud83d\ude00 \\n\"}"));
+        assertSame(doc("{\"\\u0061\":1}"), doc("{\"a\":1}"));
+        assertSame("{\"id\":\"id:ns:music::\\u00e6\",\"fields\":{}}", "{\"id\":\"id:ns:music::\u00e6\",\"fields\":{}}");
+        assertEquals("id:ns:music::\u00e6", digest("{\"id\":\"id:ns:music::\\u00e6\",\"fields\":{}}").id());
+        assertSame(doc("{\"a\":\"abcdefghij\\u006bmnopqrstuvwxyz0123456789\"}"), doc("{\"a\":\"abcdefghijkmnopqrstuvwxyz0123456789\"}"));
+        assertDifferent(doc("{\"a\":\"\\n\"}"), doc("{\"a\":\"n\"}"));
+        assertDifferent(doc("{\"a\":\"abcdefgh\"}"), doc("{\"a\":\"abcdefg\"}"));
+        assertDifferent(doc("{\"a\":\"abcdefghijklmnopq\"}"), doc("{\"a\":\"abcdefghijklmnopr\"}"));
+    }
+
+    @Test
+    void whitespace_doesNotMatter() throws IOException {
+        assertSame(doc("{\"a\":[1,2],\"b\":{\"c\":null}}"), " { \"id\" : \"id:ns:music::1\" ,\n\"fields\":{ \"a\" : [ 1 , 2 ] , \"b\" : { \"c\" : null } } } ");
+    }
+
+    @Test
     void valuesOfDifferentTypes_differ() throws IOException {
         assertDifferent(doc("{\"a\":1}"), doc("{\"a\":\"1\"}"));
         assertDifferent(doc("{\"a\":true}"), doc("{\"a\":1}"));
@@ -91,6 +108,10 @@ class ContentDigestTest {
         assertEquals("A visited document without an id: {\"fields\":{}}", e.getMessage());
         assertThrows(IOException.class, () -> digest("[1]"));
         assertThrows(IOException.class, () -> digest("{\"id\":\"x\",\"fields\":{"));
+        assertThrows(IOException.class, () -> digest("{\"id\":\"x\",\"fields\":{\"a\":tru}}"));
+        assertThrows(IOException.class, () -> digest("{\"id\":\"x\",\"fields\":{\"a\":1-2}}"));
+        assertThrows(IOException.class, () -> digest("{\"id\":\"x\",\"fields\":{\"a\":\"\\q\"}}"));
+        assertThrows(IOException.class, () -> digest("{\"id\":\"x\"} x"));
     }
 
 }
