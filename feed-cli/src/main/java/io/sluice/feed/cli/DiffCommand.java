@@ -75,6 +75,7 @@ final class DiffCommand {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean terminal;
+    private final java.util.concurrent.atomic.AtomicLong visitedNanos = new java.util.concurrent.atomic.AtomicLong(-1); // once done
 
     DiffCommand(PrintStream out, PrintStream err, boolean terminal) {
         this.out = out;
@@ -160,6 +161,7 @@ final class DiffCommand {
         boolean silent = args.has("silent");
         LongAdder visitedA = new LongAdder(), visitedB = new LongAdder();
         AtomicInteger compared = new AtomicInteger(-1); // partitions compared; -1 while visiting
+        visitedNanos.set(-1);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "sluice-diff-progress");
             thread.setDaemon(true);
@@ -189,12 +191,14 @@ final class DiffCommand {
             if ( ! VisitCommand.awaitAll(futures, err, args.has("verbose"))) return ERROR;
             spillA.finishWriting();
             spillB.finishWriting();
+            visitedNanos.set(System.nanoTime() - start);
             compared.set(0);
             Optional<FeedClient> target = request.repair()
                                           ? Optional.of(ConnectionOptions.builder(args, request.b()).setConnectionsPerEndpoint(request.connections()).build())
                                           : Optional.empty();
             actions = new DiffActions(request.out(), request.keepDocuments(), target, request.deleteExtra(), this::failure);
-            counts = DiffComparison.compare(spillA, spillB, actions, p -> compared.incrementAndGet());
+            counts = DiffComparison.compare(spillA, spillB, actions, p -> compared.incrementAndGet(),
+                                            Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
             actions.close();
         }
         finally {
@@ -257,8 +261,11 @@ final class DiffCommand {
                 line += String.format(Locale.ROOT, "  ETA %d:%02d:%02d", eta / 3600, eta / 60 % 60, eta % 60);
             }
         }
-        else line = String.format(Locale.ROOT, "diff: visited  A %,d  B %,d documents  compared %d/%d partitions  %.1f s",
-                                  a, b, compared.get(), partitions, seconds);
+        else {
+            double visiting = visitedNanos.get() / 1e9;
+            line = String.format(Locale.ROOT, "diff: visited  A %,d  B %,d documents in %.1f s  compared %d/%d partitions in %.1f s",
+                                 a, b, visiting, compared.get(), partitions, seconds - visiting);
+        }
         synchronized (err) {
             if (terminal) err.print("\r" + line + (last ? "\n" : "   "));
             else err.println(line);

@@ -17,7 +17,7 @@ class DiffComparisonTest {
 
     @TempDir Path tmp;
 
-    private static void write(DiffSpill spill, String line) throws IOException {
+    private static void write(DiffSpill spill, String line) throws IOException, InterruptedException {
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         spill.write(new ContentDigest().digest(bytes, 0, bytes.length), bytes, 0, bytes.length);
     }
@@ -35,7 +35,7 @@ class DiffComparisonTest {
     }
 
     @Test
-    void compare_sortsEachDocumentIntoOneKind_withAsDocumentsAsTheyWereVisited() throws IOException {
+    void compare_sortsEachDocumentIntoOneKind_withAsDocumentsAsTheyWereVisited() throws IOException, InterruptedException {
         Collected collected = new Collected();
         DiffComparison.Counts counts;
         try (DiffSpill a = new DiffSpill(tmp, "a", 1, true); DiffSpill b = new DiffSpill(tmp, "b", 1, false)) {
@@ -47,7 +47,7 @@ class DiffComparisonTest {
             write(b, doc("new", 1));
             a.finishWriting();
             b.finishWriting();
-            counts = DiffComparison.compare(a, b, collected, p -> { });
+            counts = DiffComparison.compare(a, b, collected, p -> { }, 2);
         }
         assertEquals(new DiffComparison.Counts(1, 1, 1, 1), counts);
         assertEquals(List.of("a id:ns:t::gone " + doc("gone", 1), "d id:ns:t::changed " + doc("changed", 1), "b id:ns:t::new"),
@@ -55,7 +55,7 @@ class DiffComparisonTest {
     }
 
     @Test
-    void aDocumentVisitedAgainAfterARewind_countsOnce_asItsLastVisit() throws IOException {
+    void aDocumentVisitedAgainAfterARewind_countsOnce_asItsLastVisit() throws IOException, InterruptedException {
         Collected collected = new Collected();
         DiffComparison.Counts counts;
         try (DiffSpill a = new DiffSpill(tmp, "a", 4, true); DiffSpill b = new DiffSpill(tmp, "b", 4, false)) {
@@ -67,14 +67,14 @@ class DiffComparisonTest {
             write(a, doc("y", 1));
             a.finishWriting();
             b.finishWriting();
-            counts = DiffComparison.compare(a, b, collected, p -> { });
+            counts = DiffComparison.compare(a, b, collected, p -> { }, 2);
         }
         assertEquals(new DiffComparison.Counts(0, 0, 0, 2), counts);
         assertEquals(List.of(), collected.lines);
     }
 
     @Test
-    void manyPartitions_findEveryDifference_andDeleteTheirFiles() throws IOException {
+    void manyPartitions_findEveryDifference_andDeleteTheirFiles() throws IOException, InterruptedException {
         Collected collected = new Collected();
         DiffComparison.Counts counts;
         try (DiffSpill a = new DiffSpill(tmp, "a", 16, false); DiffSpill b = new DiffSpill(tmp, "b", 16, false)) {
@@ -84,7 +84,7 @@ class DiffComparisonTest {
             }
             a.finishWriting();
             b.finishWriting();
-            counts = DiffComparison.compare(a, b, collected, p -> { });
+            counts = DiffComparison.compare(a, b, collected, p -> { }, 2);
         }
         assertEquals(new DiffComparison.Counts(10, 0, 4, 986), counts);
         assertEquals(14, collected.lines.size());
