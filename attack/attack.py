@@ -391,11 +391,11 @@ def feed(server, count, prefix, title):
         connection.close()
 
 
-def stalled_clients(server, head, count):
-    """Opens {count} connections that send {head} and then never read (a 4 KB receive buffer)."""
+def stalled_clients(server, head, count, source="127.0.0.1"):
+    """Opens {count} connections from {source} that send {head} and then never read (a 4 KB receive buffer)."""
     sockets = []
     for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30, source_address=(source, 0))
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.sendall(head)
         sockets.append(sock)
@@ -442,6 +442,118 @@ def case_stalled_visits(server, case):
             sock.close()
 
 
+def metric(server, name):
+    """The first value of metric `name` in /state/v1/metrics, or None if it is not there."""
+    status, body, _ = request("GET", "/state/v1/metrics", port=server.port, timeout=10)
+    if status != 200:
+        return None
+    for value in json.loads(body)["metrics"]["values"]:
+        if value["name"] == name:
+            return next(iter(value["values"].values()))
+    return None
+
+
+def h2_visits(server, source, streams):
+    """An h2c connection from `source` that opens `streams` streamed visits with a zero flow-control window (the server
+    may send no data on them) and never reads."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    zero_window = b"\x00\x04\x00\x00\x00\x00"  # SETTINGS_INITIAL_WINDOW_SIZE = 0
+    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, zero_window))
+    path = "/document/v1/attack/music/docid?stream=true&timeout=600s&cluster=content"
+    sock.sendall(b"".join(h2_get(1 + 2 * k, path) for k in range(streams)))
+    return sock
+
+
+def case_visit_fairness(server, case):
+    """One client (127.0.0.2) holds streamed visits it never reads: 4 h2c connections with 32 streams each and a zero
+    flow-control window, and 200 HTTP/1.1 visits that never read. Meanwhile a 10-document visit from another client
+    (127.0.0.3) answers 200 within 2 s, every time; the attacker's excess visits get 429 naming the per-client limit;
+    and after the stall timeout (30 s) its visits are ended and their slots free (httpapi_stalled_visits)."""
+    feed(server, 1000, "fair", "f" * 10_000)
+    attacker, other = "127.0.0.2", "127.0.0.3"
+    stalled_before = metric(server, "httpapi_stalled_visits") or 0
+    opened = time.monotonic()
+    head = (b"GET /document/v1/attack/music/docid?stream=true&timeout=600s&cluster=content HTTP/1.1\r\n"
+            b"Host: localhost\r\n\r\n")
+    h1, h2 = [], []
+    log_before = len(server.log_text())
+
+    def h1_visits(count):
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30, source_address=(attacker, 0))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(head)
+            h1.append(sock)
+
+    try:
+        h1_visits(8)  # these run, and stall once the socket buffers are full
+        time.sleep(1)
+        h2.extend(h2_visits(server, attacker, 32) for _ in range(4))  # the first connection's take the rest of its share
+        time.sleep(1)
+        h1_visits(192)
+        time.sleep(3)  # the attacker's visits start and fill what they may
+        running = metric(server, "httpapi_running_visits")
+        case.note("attacker_running=%s" % running)
+        worst, served = 0.0, 0
+        for _ in range(10):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(other, 0))
+            start = time.monotonic()
+            try:
+                connection.request("GET", "/document/v1/attack/music/docid?wantedDocumentCount=10&cluster=content"
+                                   "&selection=music.title%3D~%22%5Ef%22")
+                response = connection.getresponse()
+                status, body = response.status, response.read()
+            except OSError as e:
+                status, body = type(e).__name__, b""
+            finally:
+                connection.close()
+            seconds = time.monotonic() - start
+            worst = max(worst, seconds)
+            case.status(status, body if status != 200 else b"")
+            served += status == 200 and seconds < 2
+            time.sleep(0.3)
+        case.note("other_worst_ms=%.0f" % (worst * 1000))
+        case.expect(served == 10, "every visit of the other client answers 200 within 2 s (%d/10 did)" % served)
+        refused, named = 0, 0
+        for sock in h1:
+            sock.settimeout(0.05)
+            try:
+                first = sock.recv(4096)
+            except OSError:
+                continue
+            if first.startswith(b"HTTP/1.1 429"):
+                refused += 1
+                named += b"per-client limit reached" in first
+                case.bodies.append(first)
+        case.note("attacker_h1_429=%d/200" % refused)
+        case.expect(refused > 0, "the attacker's excess visits get 429")
+        case.expect(named == refused, "every 429 of the attacker names the per-client limit (%d/%d do)" % (named, refused))
+        # The stall timeout ends the attacker's visits: wait for it (30 s by default) and a sweep after it.
+        deadline = opened + 60
+        stalled = 0
+        while time.monotonic() < deadline:
+            stalled = (metric(server, "httpapi_stalled_visits") or 0) - stalled_before
+            if running and stalled >= running and metric(server, "httpapi_running_visits") == 0:
+                break
+            time.sleep(1)
+        case.note("stalled_ended=%d after %.0f s" % (stalled, time.monotonic() - opened))
+        case.expect(running is not None and stalled >= running, "every stalled visit ended by the stall timeout")
+        case.expect(metric(server, "httpapi_running_visits") == 0, "their slots free again")
+        case.expect(metric(server, "httpapi_visit_bytes") == 0, "their memory free again")
+        log = server.log_text()[log_before:]
+        case.expect("\tat " not in log, "no stack trace in the log")
+        case.expect(log.count("took no data for") == 1, "the ended visits are logged")
+    finally:
+        for sock in h1 + h2:
+            sock.close()
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        for i in range(1000):  # later cases visit the corpus: leave it as it was
+            connection.request("DELETE", DOC + "fair-%d" % i)
+            connection.getresponse().read()
+        connection.close()
+
+
 def case_regex_selection(server, case):
     """Four concurrent visits with a regex that backtracks catastrophically in Java, over 50 documents with
     20k-character titles: the visits answer 200 and the API stays up (RE2 searches in linear time)."""
@@ -463,9 +575,9 @@ def case_regex_selection(server, case):
 
 
 def case_large_document_visits(server, case):
-    """Four 30 MB documents, then 32 concurrent visits over them: 16 streamed whose clients never read and 16 paged
-    pages that want every document. What visits hold is bounded together: answers are 200 or 429, never an
-    OutOfMemoryError, and the API stays up."""
+    """Four 30 MB documents, then 32 concurrent visits over them: 16 streamed whose client (127.0.0.2) never reads, and
+    16 paged pages that want every document from another. What visits hold is bounded together: answers are 200 or
+    429, never an OutOfMemoryError, and the API stays up."""
     title = "L" * (30 << 20)
     for i in range(4):
         status, body = request("POST", DOC + "large-%d" % i, body=json.dumps({"fields": {"title": title}}).encode(),
@@ -492,7 +604,7 @@ def case_large_document_visits(server, case):
 
     pages = []
     try:
-        sockets = stalled_clients(server, stream_head, 16)
+        sockets = stalled_clients(server, stream_head, 16, "127.0.0.2")  # one client's share of the visit slots
         concurrently(page, 16, 120)
         for status, body in results:
             case.status(status, body)
@@ -1022,7 +1134,7 @@ def case_slowloris_keepalive(server, case):
 CASES = [case_big_put, case_chunked_put, case_concurrent_puts, case_gzip_bomb, case_gzip_corrupt, case_invalid_utf8,
          case_arithmetic, case_slow_bodies, case_stalled_visits, case_long_id_h2, case_malformed_headers, case_rapid_reset,
          case_frame_floods, case_continuation_bomb, case_hpack_bomb, case_smuggling, case_slowloris, case_slowloris_keepalive,
-         case_regex_selection, case_large_document_visits, case_disk_full_restart, case_bulk_h2]
+         case_regex_selection, case_large_document_visits, case_visit_fairness, case_disk_full_restart, case_bulk_h2]
 
 
 def run_case(server, function):

@@ -44,6 +44,7 @@ final class VisitSlots {
     private final VisitLimits limits;
     private final Clock clock;
     private final long stallMillis;
+    private final Consumer<String> warning;
     private final Map<Object, Integer> held = new HashMap<>();   // per client and per connection key; guarded by this
     private final Set<Slot> running = new LinkedHashSet<>();     // guarded by this
     private long stalled = 0;                                    // guarded by this
@@ -52,9 +53,15 @@ final class VisitSlots {
     private long unloggedStalls = 0;                             // guarded by this
 
     VisitSlots(VisitLimits limits, Clock clock) {
+        this(limits, clock, log::warn);
+    }
+
+    /** Slots that report ended visits to {@code warning} instead of the log. */
+    VisitSlots(VisitLimits limits, Clock clock, Consumer<String> warning) {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.stallMillis = limits.stallTimeout().toMillis();
+        this.warning = Objects.requireNonNull(warning, "warning");
     }
 
     /** Who asks for a slot: the connection (any object identifying it) and the client (identity or address). */
@@ -134,19 +141,21 @@ final class VisitSlots {
     }
 
     private void logStalls(int ended, String lastClient, long now) {
-        long report;
+        long report, total;
         synchronized (this) {
             stalled += ended;
             unloggedStalls += ended;
-            if (now - loggedAtMillis < LOG_INTERVAL_MILLIS)
+            if (loggedAtMillis != Long.MIN_VALUE && now - loggedAtMillis < LOG_INTERVAL_MILLIS)
                 return;
             loggedAtMillis = now;
             report = unloggedStalls;
             unloggedStalls = 0;
+            total = stalled;
         }
-        log.warn("Ended {} visit(s) whose clients took no data for {} s (the last from {}), freeing their slots; "
-                 + "{} in all so far (httpapi_stalled_visits); logged at most once a minute",
-                 report, limits.stallTimeout().toMillis() / 1000.0, lastClient, stalledVisits());
+        warning.accept("Ended " + report + " visit(s) whose clients took no data for "
+                       + limits.stallTimeout().toMillis() / 1000.0 + " s (the last from " + lastClient
+                       + "), freeing their slots; " + total + " in all so far (httpapi_stalled_visits); "
+                       + "logged at most once a minute");
     }
 
     /** Visits running now. */

@@ -19,7 +19,8 @@ class VisitSlotsTest {
 
     private final ManualClock clock = HandlerFixture.newClock();
     private final List<Throwable> ended = new ArrayList<>();
-    private final VisitSlots slots = new VisitSlots(new VisitLimits(8, 4, 2, Duration.ofSeconds(30)), clock);
+    private final List<String> warnings = new ArrayList<>();
+    private final VisitSlots slots = new VisitSlots(new VisitLimits(8, 4, 2, Duration.ofSeconds(30)), clock, warnings::add);
 
     private VisitSlots.Slot take(Object connection, String client) {
         return slots.take(new VisitSlots.Claimant(connection, client), ended::add);
@@ -112,6 +113,28 @@ class VisitSlotsTest {
         clock.advance(Duration.ofMinutes(10));
         assertEquals(0, slots.sweep());
         assertEquals(0, slots.stalledVisits());
+    }
+
+    @Test
+    void endedVisits_areLoggedAtMostOnceAMinute_withTheCountSinceTheLastLine() {
+        stall(take(new Object(), "a"));
+        assertEquals(List.of("Ended 1 visit(s) whose clients took no data for 30.0 s (the last from a), freeing their "
+                             + "slots; 1 in all so far (httpapi_stalled_visits); logged at most once a minute"), warnings);
+        clock.advance(Duration.ofSeconds(29));
+        stall(take(new Object(), "b")); // 59 s after the line
+        assertEquals(1, warnings.size());
+        clock.advance(Duration.ofSeconds(1));
+        stall(take(new Object(), "c"));
+        assertEquals(2, warnings.size());
+        assertEquals("Ended 2 visit(s) whose clients took no data for 30.0 s (the last from c), freeing their slots; "
+                     + "3 in all so far (httpapi_stalled_visits); logged at most once a minute", warnings.get(1));
+    }
+
+    /** Has {@code slot}'s client take no data for the stall timeout, and sweeps. */
+    private void stall(VisitSlots.Slot slot) {
+        slot.writing();
+        clock.advance(Duration.ofSeconds(30));
+        assertEquals(1, slots.sweep());
     }
 
 }
