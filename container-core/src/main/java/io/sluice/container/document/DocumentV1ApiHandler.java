@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -143,6 +144,18 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     /** What the handler's parts share. */
     public DocumentApiContext context() {
         return context;
+    }
+
+    /**
+     * What keeps the content clusters from serving everything, e.g. {@code content cluster 'music': writes are refused
+     * (507): ...}, joined by "; ", or empty: for the status message of {@code /state/v1/health}.
+     */
+    public Optional<String> condition() {
+        List<String> conditions = new ArrayList<>();
+        for (ContentClusters.Cluster cluster : context.clusters().all())
+            cluster.backend().condition().ifPresent(condition -> conditions.add("content cluster '" + cluster.id()
+                                                                                + "': " + condition));
+        return conditions.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", conditions));
     }
 
     /** The handler's metrics, for {@code /state/v1/metrics}. */
