@@ -641,11 +641,30 @@ def case_large_document_visits(server, case):
             request("DELETE", DOC + "large-%d" % i, port=server.port, timeout=60)
 
 
+def fill_to_last_byte(path):
+    """Appends zeros to `path` until its file system has no byte left."""
+    for size in (65536, 1):
+        try:
+            with open(path, "ab") as filler:
+                while True:
+                    filler.write(b"\0" * size)
+                    filler.flush()
+        except OSError:
+            pass
+
+
+def health(port):
+    """The status object of /state/v1/health: {"code": ..., "message": ...}."""
+    status, body, _ = request("GET", "/state/v1/health", port=port, timeout=10)
+    return json.loads(body)["status"] if status == 200 else {"code": "http-%s" % status}
+
+
 def case_disk_full_restart(server, case):
     """A store on a 24 MB file system (a tmpfs; needs root) fed until RocksDB itself finds the disk full (507), then
-    filled to the last byte: the stop logs no stack trace; a start on the full disk either serves (reads 200, writes
-    507, or 200 while the log's last page has room) or fails with one line naming the cause; once space is freed every
-    acknowledged document is there."""
+    filled to the last byte, stopped, and started again on the still-full disk: the stop logs no stack trace; the start
+    serves (reads 200, writes 507 once the log's last page is full, /state/v1/health up with a message saying so);
+    freeing space makes it take writes again without a restart; and every acknowledged document is there, before and
+    after a restart."""
     workdir = tempfile.mkdtemp(prefix="sluice-attack-disk-")
     small = os.path.join(workdir, "small")
     os.makedirs(small)
@@ -663,75 +682,100 @@ def case_disk_full_restart(server, case):
                             "    <engine><embedded min-free-disk=\"0\" write-buffers=\"1m\" block-cache=\"1m\"/></engine>"))
     port = server.port + 50 if server.port < 28350 else server.port - 50
     data = os.path.join(small, "data")
+    filler = os.path.join(small, "filler")
+    rng = random.Random(1)
+    acknowledged = []
     victim = None
+
+    def put(name, connection=None):
+        title = "".join(rng.choice(string.ascii_letters) for _ in range(1000))
+        own = connection is None
+        connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            connection.request("POST", DOC + name, body=json.dumps({"fields": {"title": title}}))
+            response = connection.getresponse()
+            body = response.read()
+        finally:
+            if own:
+                connection.close()
+        if response.status == 200:
+            acknowledged.append(name)
+        return response.status, body
+
+    def missing():
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        lost = 0
+        for name in acknowledged:
+            connection.request("GET", DOC + name)
+            response = connection.getresponse()
+            response.read()
+            lost += response.status != 200
+        connection.close()
+        return lost
+
     try:
         victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        rng = random.Random(1)
-        acknowledged = 0
-        slowest = 0
-        while acknowledged < 50_000:
-            started = time.monotonic()
-            title = "".join(rng.choice(string.ascii_letters) for _ in range(1000))
-            connection.request("POST", DOC + "disk-%d" % acknowledged, body=json.dumps({"fields": {"title": title}}))
-            response = connection.getresponse()
-            body = response.read()
-            slowest = max(slowest, time.monotonic() - started)
-            if response.status != 200:
-                case.status(response.status, body)
+        while len(acknowledged) < 50_000:
+            status, body = put("disk-%d" % len(acknowledged), connection)
+            if status != 200:
+                case.status(status, body)
                 break
-            acknowledged += 1
         connection.close()
-        case.note("slowest_put_ms=%.0f" % (slowest * 1000))
-        case.expect(acknowledged < 50_000, "the file system fills (507)")
-        try:  # the last bytes too, if the store left any (creating the file may fail already)
-            with open(os.path.join(small, "filler"), "wb") as filler:
-                while True:
-                    filler.write(b"\0" * 65536)
-                    filler.flush()
-        except OSError:
-            pass
+        case.expect(len(acknowledged) < 50_000, "the file system fills (507)")
+        fill_to_last_byte(filler)
         victim.stop()
         stop_log = victim.log_text()
         traced = [line for line, after in zip(stop_log.splitlines(), stop_log.splitlines()[1:]) if after.startswith("\tat ")]
         if traced:
             case.note("traced=%r" % traced[0][:300])
         case.expect(not traced, "stopping on a full disk logs no stack trace")
-        # With a write-ahead log to replay, RocksDB needs space to open and the start fails; without, it opens, and
-        # then reads work and writes are refused (507). Either is fine; a stack trace or a hang is not.
-        full = Server(server.jar, port, "256m", workdir, app=app, data=data, may_fail=True)
-        extra = []
-        if full.alive():
-            read = request("GET", DOC + "disk-0", port=port, timeout=30)[0]
-            write = request("POST", DOC + "disk-full", body=b'{"fields":{"title":"x"}}', port=port, timeout=30)[:2]
-            case.status(write[0], write[1])
-            case.note("full_start=serving read=%s write=%s" % (read, write[0]))
-            # a small write may still fit in the log's last page: then it is acknowledged, and must be kept
-            case.expect(read == 200 and write[0] in (200, 507), "started on the full disk: reads 200, writes 507 or 200")
-            if write[0] == 200:
-                extra.append("disk-full")
-            full.stop()
-            start_log = full.log_text()[len(stop_log):]
-        else:
-            start_log = full.log_text()[len(stop_log):]
-            full.stop()
+        fill_to_last_byte(filler)  # what stopping left free, too
+
+        full = victim = Server(server.jar, port, "256m", workdir, app=app, data=data, may_fail=True)
+        start_log = full.log_text()[len(stop_log):]
+        if not full.alive():
             failure = [line for line in start_log.splitlines() if "failed to start" in line]
-            case.note("full_start=failed exit=%s" % full.process.returncode)
-            case.expect(full.process.returncode != 0 and failure and "No space left" in failure[0],
-                        "a start on the full disk fails with one line naming the cause")
-        case.expect("\tat " not in start_log, "no stack trace in the log")
-        os.remove(os.path.join(small, "filler"))
+            case.note("full_start=failed: %s" % (failure[0][:200] if failure else "exit %s" % full.process.returncode))
+            case.expect(False, "the server starts on the full disk")
+            return
+        reads = [request("GET", DOC + name, port=port, timeout=30)[0] for name in acknowledged[::97]]
+        case.expect(all(status == 200 for status in reads), "reads on the full disk answer 200")
+        extra, write = 0, None
+        while extra < 1000:  # a write may still fit in the log's preallocated last page: then it is acknowledged
+            write = put("disk-full-%d" % extra)
+            if write[0] != 200:
+                break
+            extra += 1
+        case.status(write[0], write[1])
+        case.expect(write[0] == 507, "writes on the full disk answer 507 (%s)" % write[0])
+        message = json.loads(write[1]).get("message", "") if write[0] == 507 else ""
+        case.expect("disk" in message, "the 507 says the disk is full: %r" % message[:200])
+        state = health(port)
+        case.note("full_start=serving extra_writes=%d health=%s" % (extra, json.dumps(state).replace(" ", "_")[:240]))
+        case.expect(state.get("code") == "up" and "507" in state.get("message", ""),
+                    "/state/v1/health is up and says writes are refused")
+
+        os.remove(filler)  # space returns; no restart
+        started, taken = time.monotonic(), None
+        while time.monotonic() - started < 60:
+            taken = put("disk-freed-%d" % int((time.monotonic() - started) * 10))
+            if taken[0] == 200:
+                break
+            time.sleep(0.5)
+        case.note("writes_back_after_s=%.1f" % (time.monotonic() - started))
+        case.expect(taken is not None and taken[0] == 200, "writes taken again once space is freed, without a restart")
+        while time.monotonic() - started < 60 and "message" in health(port):
+            time.sleep(0.5)
+        case.expect("message" not in health(port), "/state/v1/health no longer reports the full disk")
+        case.expect("\tat " not in full.log_text()[len(stop_log):], "no stack trace in the log")
+        lost_running = missing()
+        victim.stop()
         victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
-        lost = 0
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        for name in ["disk-%d" % i for i in list(range(0, acknowledged, 97)) + [acknowledged - 1]] + extra:
-            connection.request("GET", DOC + name)
-            response = connection.getresponse()
-            response.read()
-            lost += response.status != 200
-        connection.close()
-        case.note("acknowledged=%d lost=%d" % (acknowledged, lost))
-        case.expect(acknowledged > 0 and lost == 0, "every acknowledged document is there after the restart")
+        lost_restarted = missing()
+        case.note("acknowledged=%d lost=%d/%d" % (len(acknowledged), lost_running, lost_restarted))
+        case.expect(lost_running == 0 and lost_restarted == 0,
+                    "every acknowledged document is there, running and after a restart")
     finally:
         if victim is not None:
             victim.stop()

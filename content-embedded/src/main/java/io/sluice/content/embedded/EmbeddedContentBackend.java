@@ -740,6 +740,15 @@ public final class EmbeddedContentBackend implements ContentBackend {
         return true;
     }
 
+    private void flushOnClose() {
+        try {
+            store.flush();
+        } catch (RocksDBException e) {
+            // Expected on a full disk: one line that says what happened and why nothing is lost, no stack trace.
+            log.warn("Flushing memtables on close failed ({}); the next open replays the write-ahead log", e.getMessage());
+        }
+    }
+
     /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */
     private void closeStore() {
         writer.close();
@@ -757,11 +766,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
             log.warn("Writing the newest timestamp on close failed ({}); the next open starts a little ahead of it",
                      e.getMessage());
         }
-        try {
-            store.flush();
-        } catch (RocksDBException e) {
-            // Expected on a full disk: one line that says what happened and why nothing is lost, no stack trace.
-            log.warn("Flushing memtables on close failed ({}); the next open replays the write-ahead log", e.getMessage());
+        long usable = options.dataDirectory().toFile().getUsableSpace();
+        if (outOfSpace || usable < StalledWrites.NEARLY_FULL_BYTES) {
+            // A flush that fails for lack of space waits for RocksDB to recover from it, which needs space freed:
+            // the stop would hang. The write-ahead log holds what the memtables do, and the next open replays it.
+            log.warn("Not flushing memtables on close: the disk under {} has {} bytes free; the next open replays the "
+                     + "write-ahead log", options.dataDirectory(), usable);
+        } else {
+            flushOnClose();
         }
         operations.close();
         closeQuietly();

@@ -26,9 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Fills a really small file system until RocksDB itself runs out of space (the free-space threshold off), which
- * needs such a file system: run with {@code -Dsluice.smallfs=/mnt/small} on e.g. a 16 MiB tmpfs
- * ({@code mount -t tmpfs -o size=16m tmpfs /mnt/small}). The threshold path is tested always, in
- * {@link EmbeddedStoreTest}.
+ * needs such a file system: run with {@code -Dsluice.smallfs=/mnt/small} on e.g. a 24 MiB tmpfs
+ * ({@code mount -t tmpfs -o size=24m tmpfs /mnt/small}), as {@code .ci/run} does. The threshold path is tested
+ * always, in {@link EmbeddedStoreTest}.
  */
 @EnabledIfSystemProperty(named = "sluice.smallfs", matches = ".+")
 class EmbeddedDiskFullTest {
@@ -49,6 +49,15 @@ class EmbeddedDiskFullTest {
     @Test
     void put_onFullFileSystem_returnsInsufficientStorageWhileGetsWork() throws Exception {
         Path directory = Files.createTempDirectory(Path.of(System.getProperty("sluice.smallfs")), "store");
+        try {
+            fillUntilRefused(directory);
+        }
+        finally {
+            deleteRecursively(directory); // the file system is the next test's too
+        }
+    }
+
+    private static void fillUntilRefused(Path directory) throws Exception {
         try (EmbeddedContentBackend backend = EmbeddedContentBackend.open(
                 EmbeddedOptions.builder(directory, DocumentTypes.of(List.of(MUSIC)))
                                .minFreeDiskBytes(0).blockCacheBytes(1 << 20).writeBufferBytes(1 << 20).build())) {
@@ -129,6 +138,14 @@ class EmbeddedDiskFullTest {
         }
         finally {
             Files.deleteIfExists(filler);
+            deleteRecursively(directory);
+        }
+    }
+
+    private static void deleteRecursively(Path directory) throws java.io.IOException {
+        try (var files = Files.walk(directory)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList())
+                Files.delete(file);
         }
     }
 
