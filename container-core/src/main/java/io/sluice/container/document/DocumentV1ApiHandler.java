@@ -82,7 +82,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         this.scheduler = scheduler;
         VisitLimits limits = builder.visitLimits != null ? builder.visitLimits : config.visits();
         this.visitSlots = new VisitSlots(limits, builder.clock);
-        this.sweepInterval = limits.stallTimeout().dividedBy(4);
+        this.sweepInterval = sweepInterval(limits.stallTimeout());
         var admission = new Admission(maxPendingOperations(config), config.maxPendingBytes(), MAX_QUEUE_AGE, builder.clock);
         var metrics = new DocumentApiMetrics();
         MemoryBudget bodies = builder.bodyMemory != null ? builder.bodyMemory : MemoryBudget.ofHeap();
@@ -298,6 +298,11 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private synchronized void scheduleSweep() {
         if (sweeping)
             cancelSweep = scheduler.schedule(this::sweepStalledVisits, sweepInterval);
+    }
+
+    /** How often visits are checked for stalled clients: a quarter of the stall timeout. */
+    static Duration sweepInterval(Duration stallTimeout) {
+        return stallTimeout.dividedBy(4);
     }
 
     /** The visit slots, for tests. */
