@@ -15,16 +15,17 @@ import java.nio.file.StandardOpenOption;
  * the open tried once more. The reserve is written after every open that leaves room for it twice over, and while
  * the store is open as soon as there is ({@link #restoreIfRoom}), so the next full disk finds it in place.
  *
- * <p>Its size is 1/64 of the file system, between 256 KiB and 16 MiB: several times what the manifest of a store of
- * thousands of table files takes, and on a small file system not more than a sliver of it. It is written with real
- * zeros and synced, not allocated sparsely, so the space is really held. Not thread-safe: the store releases it while
- * opening, and afterwards one periodic task restores it.
+ * <p>Its size is four times the store's write buffers, as much as the write-ahead log may hold
+ * ({@code max_total_wal_size}): RocksDB replays the log into memtables, but it still flushes one that fills up while
+ * replaying, so a long log needs room for a table file. At least 1/64 of the file system and 256 KiB (for the
+ * manifest), at most a quarter of the file system. It is written with real zeros and synced, not allocated sparsely,
+ * so the space is really held. Not thread-safe: the store releases it while opening, and afterwards one periodic task
+ * restores it.
  */
 final class DiskReserve {
 
     static final String FILE_NAME = "sluice-disk-reserve";
     static final long MIN_BYTES = 256L << 10;
-    static final long MAX_BYTES = 16L << 20;
 
     private final Path file;
     private final long bytes;
@@ -34,10 +35,11 @@ final class DiskReserve {
         this.bytes = bytes;
     }
 
-    /** The reserve of the store in {@code directory}, which must exist, sized for its file system. */
-    static DiskReserve in(Path directory) throws IOException {
+    /** The reserve of a store in {@code directory} (which must exist) with {@code writeBufferBytes} of memtables. */
+    static DiskReserve in(Path directory, long writeBufferBytes) throws IOException {
         long total = Files.getFileStore(directory).getTotalSpace();
-        return new DiskReserve(directory.resolve(FILE_NAME), Math.max(MIN_BYTES, Math.min(MAX_BYTES, total / 64)));
+        long wanted = Math.max(MIN_BYTES, Math.max(total / 64, 4 * writeBufferBytes));
+        return new DiskReserve(directory.resolve(FILE_NAME), Math.max(MIN_BYTES, Math.min(total / 4, wanted)));
     }
 
     /** Whether the reserve is in place (written whole). */
