@@ -715,6 +715,11 @@ def case_disk_full_restart(server, case):
 
     try:
         victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
+        reserve = os.path.join(data, "content", "sluice-disk-reserve")
+        waited = time.monotonic()
+        while not os.path.exists(reserve) and time.monotonic() - waited < 30:
+            time.sleep(0.5)  # the store writes its disk reserve within seconds of starting
+        case.note("reserve_kb=%d" % (os.path.getsize(reserve) // 1024 if os.path.exists(reserve) else -1))
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         while len(acknowledged) < 50_000:
             status, body = put("disk-%d" % len(acknowledged), connection)

@@ -12,20 +12,21 @@ import java.nio.file.StandardOpenOption;
  * store writes a new manifest, an options file and a new write-ahead log (the log's records are replayed into
  * memtables, not flushed to a table file: see {@link RocksStore#open}), and on a disk filled to its last byte those
  * writes fail, so the store could not start at all. When an open fails for lack of space, the reserve is deleted and
- * the open tried once more. The reserve is written after every open that leaves room for it twice over, and while
- * the store is open as soon as there is ({@link #restoreIfRoom}), so the next full disk finds it in place.
+ * the open tried once more. The open store writes it in the background, within seconds, whenever it is missing and
+ * the disk has room for it twice over ({@link #restoreIfRoom}), so the next full disk finds it in place.
  *
  * <p>Its size is four times the store's write buffers, as much as the write-ahead log may hold
- * ({@code max_total_wal_size}): RocksDB replays the log into memtables, but it still flushes one that fills up while
- * replaying, so a long log needs room for a table file. At least 1/64 of the file system and 256 KiB (for the
- * manifest), at most a quarter of the file system. It is written with real zeros and synced, not allocated sparsely,
- * so the space is really held. Not thread-safe: the store releases it while opening, and afterwards one periodic task
- * restores it.
+ * ({@code max_total_wal_size}), as RocksDB still flushes a memtable that fills up while it replays the log; between
+ * 256 KiB (for the manifest) and 64 MiB, and at most a quarter of the file system. So with write buffers above 16 MiB
+ * a log that fills several memtables may still not replay on a disk full to its last byte. It is written with real
+ * zeros and synced, not allocated sparsely, so the space is really held. Not thread-safe: the store releases it while
+ * opening, and afterwards one periodic task writes it.
  */
 final class DiskReserve {
 
     static final String FILE_NAME = "sluice-disk-reserve";
     static final long MIN_BYTES = 256L << 10;
+    static final long MAX_BYTES = 64L << 20;
 
     private final Path file;
     private final long bytes;
@@ -38,7 +39,7 @@ final class DiskReserve {
     /** The reserve of a store in {@code directory} (which must exist) with {@code writeBufferBytes} of memtables. */
     static DiskReserve in(Path directory, long writeBufferBytes) throws IOException {
         long total = Files.getFileStore(directory).getTotalSpace();
-        long wanted = Math.max(MIN_BYTES, Math.max(total / 64, 4 * writeBufferBytes));
+        long wanted = Math.max(MIN_BYTES, Math.min(MAX_BYTES, 4 * writeBufferBytes));
         return new DiskReserve(directory.resolve(FILE_NAME), Math.max(MIN_BYTES, Math.min(total / 4, wanted)));
     }
 

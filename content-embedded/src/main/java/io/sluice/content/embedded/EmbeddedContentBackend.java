@@ -107,8 +107,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Whether the last write that reached RocksDB failed for lack of space; the next that succeeds clears it. */
     private volatile boolean outOfSpace = false;
-    /** Whether the disk reserve is in place; false from an open on a full disk until there is room for it again. */
-    private volatile boolean reserveHeld;
+    /** Whether the store was opened on a full disk and has not had room for its disk reserve since. */
+    private volatile boolean openedFull;
     private volatile boolean reserveFailureLogged = false;
     /** Operations running on their callers' threads ({@link #runWithoutWaiting}); close() waits for them. */
     private final LongAdder callsWithoutWaiting = new LongAdder();
@@ -163,19 +163,21 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                                  RocksStore.MAX_BYTES_FOR_LEVEL_BASE, IDLE_CHECKS);
         sweeper.scheduleWithFixedDelay(this::checkIdleQuietly, IDLE_CHECK_SECONDS, IDLE_CHECK_SECONDS,
                                        TimeUnit.SECONDS);
-        this.reserveHeld = store.reserve().isHeld();
+        this.openedFull = store.openedOnFullDisk();
         sweeper.scheduleWithFixedDelay(this::restoreReserveQuietly, RESERVE_CHECK_SECONDS, RESERVE_CHECK_SECONDS,
                                        TimeUnit.SECONDS);
     }
 
-    /** Writes the disk reserve again once there is room for it, after an open on a full disk released it. */
+    /** Writes the disk reserve when it is missing (a new store, or one opened on a full disk) and there is room. */
     private void restoreReserveQuietly() {
-        if (reserveHeld || closed.get())
+        if (closed.get() || store.reserve().isHeld())
             return;
         try {
-            reserveHeld = store.reserve().restoreIfRoom();
-            if (reserveHeld && outOfSpace)
-                log.info("The disk under {} has room again; its disk reserve is back in place", options.dataDirectory());
+            if (store.reserve().restoreIfRoom() && openedFull) {
+                openedFull = false;
+                log.info("The disk under {} has room again: writes are taken, and its disk reserve is back in place",
+                         options.dataDirectory());
+            }
         } catch (IOException e) {
             if ( ! reserveFailureLogged) { // the disk filled up again meanwhile, most likely: tried again later
                 reserveFailureLogged = true;
@@ -199,7 +201,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
             return Optional.empty();
         if ( ! disk.hasRoom())
             return Optional.of("writes are refused (507): " + disk.describe());
-        if (outOfSpace || ! reserveHeld)
+        if (outOfSpace || openedFull)
             return Optional.of("writes are refused (507): the disk under " + options.dataDirectory()
                                + " is full; they are taken again once space is freed");
         return Optional.empty();
@@ -560,7 +562,7 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private Outcome writeRefusal(DocumentId id, Access access) {
         if (access == Access.WRITE && !disk.hasRoom())
             return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
-        if (access != Access.READ && !reserveHeld && disk.usableBytes() < 2 * store.reserve().bytes())
+        if (access != Access.READ && openedFull && disk.usableBytes() < 2 * store.reserve().bytes())
             // Opened on a full disk: a write now would find no space for the log, and a failed log write stops all
             // writes until restart (WritesStopped). Refused before it reaches RocksDB, it stops nothing.
             return Outcome.insufficientStorage("Cannot write document '" + id + "': the disk under "

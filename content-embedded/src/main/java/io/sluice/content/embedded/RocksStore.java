@@ -68,19 +68,26 @@ final class RocksStore implements AutoCloseable {
     private final List<ColumnFamilyHandle> handles;
     private final List<AutoCloseable> resources; // closed in reverse order after the database
     private final DiskReserve reserve;
+    private final boolean openedOnFullDisk;
 
     private RocksStore(RocksDB db, Map<BucketSpace, Families> families, List<ColumnFamilyHandle> handles,
-                       List<AutoCloseable> resources, DiskReserve reserve) {
+                       List<AutoCloseable> resources, DiskReserve reserve, boolean openedOnFullDisk) {
         this.db = db;
         this.families = families;
         this.handles = handles;
         this.resources = resources;
         this.reserve = reserve;
+        this.openedOnFullDisk = openedOnFullDisk;
     }
 
-    /** The disk space held back for opening the store on a full disk. */
+    /** The disk space held back for opening the store on a full disk; the caller writes it when missing. */
     DiskReserve reserve() {
         return reserve;
+    }
+
+    /** Whether the open found the disk full and released the reserve to open. */
+    boolean openedOnFullDisk() {
+        return openedOnFullDisk;
     }
 
     /**
@@ -99,14 +106,7 @@ final class RocksStore implements AutoCloseable {
             throw new UncheckedIOException("Cannot find the file system of " + directory, e);
         }
         try {
-            RocksStore store = openDatabase(options, reserve);
-            try {
-                reserve.restoreIfRoom();
-            } catch (IOException e) {
-                log.warn("Cannot write the disk reserve of {} ({}); trying again while the store is open", directory,
-                         e.getMessage());
-            }
-            return store;
+            return openDatabase(options, reserve, false);
         } catch (IllegalStateException e) {
             if ( ! (e.getCause() instanceof RocksDBException cause) || ! isNoSpace(cause))
                 throw e;
@@ -119,7 +119,7 @@ final class RocksStore implements AutoCloseable {
             }
             log.warn("The disk under {} is full; released the store's disk reserve ({} bytes) to open it: reads are "
                      + "served, writes are refused until space is freed", directory, reserve.bytes());
-            return openDatabase(options, reserve);
+            return openDatabase(options, reserve, true);
         }
     }
 
@@ -128,7 +128,7 @@ final class RocksStore implements AutoCloseable {
                || e.getMessage() != null && e.getMessage().contains("No space left on device");
     }
 
-    private static RocksStore openDatabase(EmbeddedOptions options, DiskReserve reserve) {
+    private static RocksStore openDatabase(EmbeddedOptions options, DiskReserve reserve, boolean onFullDisk) {
         Path directory = options.dataDirectory();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
@@ -216,7 +216,7 @@ final class RocksStore implements AutoCloseable {
                 int index = 1 + 2 * space.ordinal();
                 families.put(space, new Families(handles.get(index), handles.get(index + 1)));
             }
-            RocksStore store = new RocksStore(db, families, handles, resources, reserve);
+            RocksStore store = new RocksStore(db, families, handles, resources, reserve, onFullDisk);
             store.checkFormat(directory);
             return store;
         } catch (RocksDBException e) {
