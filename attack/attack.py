@@ -391,11 +391,11 @@ def feed(server, count, prefix, title):
         connection.close()
 
 
-def stalled_clients(server, head, count):
-    """Opens {count} connections that send {head} and then never read (a 4 KB receive buffer)."""
+def stalled_clients(server, head, count, source="127.0.0.1"):
+    """Opens {count} connections from {source} that send {head} and then never read (a 4 KB receive buffer)."""
     sockets = []
     for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30, source_address=(source, 0))
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.sendall(head)
         sockets.append(sock)
@@ -442,6 +442,118 @@ def case_stalled_visits(server, case):
             sock.close()
 
 
+def metric(server, name):
+    """The first value of metric `name` in /state/v1/metrics, or None if it is not there."""
+    status, body, _ = request("GET", "/state/v1/metrics", port=server.port, timeout=10)
+    if status != 200:
+        return None
+    for value in json.loads(body)["metrics"]["values"]:
+        if value["name"] == name:
+            return next(iter(value["values"].values()))
+    return None
+
+
+def h2_visits(server, source, streams):
+    """An h2c connection from `source` that opens `streams` streamed visits with a zero flow-control window (the server
+    may send no data on them) and never reads."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    zero_window = b"\x00\x04\x00\x00\x00\x00"  # SETTINGS_INITIAL_WINDOW_SIZE = 0
+    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, zero_window))
+    path = "/document/v1/attack/music/docid?stream=true&timeout=600s&cluster=content"
+    sock.sendall(b"".join(h2_get(1 + 2 * k, path) for k in range(streams)))
+    return sock
+
+
+def case_visit_fairness(server, case):
+    """One client (127.0.0.2) holds streamed visits it never reads: 4 h2c connections with 32 streams each and a zero
+    flow-control window, and 200 HTTP/1.1 visits that never read. Meanwhile a 10-document visit from another client
+    (127.0.0.3) answers 200 within 2 s, every time; the attacker's excess visits get 429 naming the per-client limit;
+    and after the stall timeout (30 s) its visits are ended and their slots free (httpapi_stalled_visits)."""
+    feed(server, 1000, "fair", "f" * 10_000)
+    attacker, other = "127.0.0.2", "127.0.0.3"
+    stalled_before = metric(server, "httpapi_stalled_visits") or 0
+    opened = time.monotonic()
+    head = (b"GET /document/v1/attack/music/docid?stream=true&timeout=600s&cluster=content HTTP/1.1\r\n"
+            b"Host: localhost\r\n\r\n")
+    h1, h2 = [], []
+    log_before = len(server.log_text())
+
+    def h1_visits(count):
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30, source_address=(attacker, 0))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(head)
+            h1.append(sock)
+
+    try:
+        h1_visits(8)  # these run, and stall once the socket buffers are full
+        time.sleep(1)
+        h2.extend(h2_visits(server, attacker, 32) for _ in range(4))  # the first connection's take the rest of its share
+        time.sleep(1)
+        h1_visits(192)
+        time.sleep(3)  # the attacker's visits start and fill what they may
+        running = metric(server, "httpapi_running_visits")
+        case.note("attacker_running=%s" % running)
+        worst, served = 0.0, 0
+        for _ in range(10):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(other, 0))
+            start = time.monotonic()
+            try:
+                connection.request("GET", "/document/v1/attack/music/docid?wantedDocumentCount=10&cluster=content"
+                                   "&selection=music.title%3D~%22%5Ef%22")
+                response = connection.getresponse()
+                status, body = response.status, response.read()
+            except OSError as e:
+                status, body = type(e).__name__, b""
+            finally:
+                connection.close()
+            seconds = time.monotonic() - start
+            worst = max(worst, seconds)
+            case.status(status, body if status != 200 else b"")
+            served += status == 200 and seconds < 2
+            time.sleep(0.3)
+        case.note("other_worst_ms=%.0f" % (worst * 1000))
+        case.expect(served == 10, "every visit of the other client answers 200 within 2 s (%d/10 did)" % served)
+        refused, named = 0, 0
+        for sock in h1:
+            sock.settimeout(0.05)
+            try:
+                first = sock.recv(4096)
+            except OSError:
+                continue
+            if first.startswith(b"HTTP/1.1 429"):
+                refused += 1
+                named += b"per-client limit reached" in first
+                case.bodies.append(first)
+        case.note("attacker_h1_429=%d/200" % refused)
+        case.expect(refused > 0, "the attacker's excess visits get 429")
+        case.expect(named == refused, "every 429 of the attacker names the per-client limit (%d/%d do)" % (named, refused))
+        # The stall timeout ends the attacker's visits: wait for it (30 s by default) and a sweep after it.
+        deadline = opened + 60
+        stalled = 0
+        while time.monotonic() < deadline:
+            stalled = (metric(server, "httpapi_stalled_visits") or 0) - stalled_before
+            if running and stalled >= running and metric(server, "httpapi_running_visits") == 0:
+                break
+            time.sleep(1)
+        case.note("stalled_ended=%d after %.0f s" % (stalled, time.monotonic() - opened))
+        case.expect(running is not None and stalled >= running, "every stalled visit ended by the stall timeout")
+        case.expect(metric(server, "httpapi_running_visits") == 0, "their slots free again")
+        case.expect(metric(server, "httpapi_visit_bytes") == 0, "their memory free again")
+        log = server.log_text()[log_before:]
+        case.expect("\tat " not in log, "no stack trace in the log")
+        case.expect(log.count("took no data for") == 1, "the ended visits are logged")
+    finally:
+        for sock in h1 + h2:
+            sock.close()
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        for i in range(1000):  # later cases visit the corpus: leave it as it was
+            connection.request("DELETE", DOC + "fair-%d" % i)
+            connection.getresponse().read()
+        connection.close()
+
+
 def case_regex_selection(server, case):
     """Four concurrent visits with a regex that backtracks catastrophically in Java, over 50 documents with
     20k-character titles: the visits answer 200 and the API stays up (RE2 searches in linear time)."""
@@ -463,9 +575,9 @@ def case_regex_selection(server, case):
 
 
 def case_large_document_visits(server, case):
-    """Four 30 MB documents, then 32 concurrent visits over them: 16 streamed whose clients never read and 16 paged
-    pages that want every document. What visits hold is bounded together: answers are 200 or 429, never an
-    OutOfMemoryError, and the API stays up."""
+    """Four 30 MB documents, then 32 concurrent visits over them: 16 streamed whose client (127.0.0.2) never reads, and
+    16 paged pages that want every document from another. What visits hold is bounded together: answers are 200 or
+    429, never an OutOfMemoryError, and the API stays up."""
     title = "L" * (30 << 20)
     for i in range(4):
         status, body = request("POST", DOC + "large-%d" % i, body=json.dumps({"fields": {"title": title}}).encode(),
@@ -492,7 +604,7 @@ def case_large_document_visits(server, case):
 
     pages = []
     try:
-        sockets = stalled_clients(server, stream_head, 16)
+        sockets = stalled_clients(server, stream_head, 16, "127.0.0.2")  # one client's share of the visit slots
         concurrently(page, 16, 120)
         for status, body in results:
             case.status(status, body)
@@ -529,11 +641,30 @@ def case_large_document_visits(server, case):
             request("DELETE", DOC + "large-%d" % i, port=server.port, timeout=60)
 
 
+def fill_to_last_byte(path):
+    """Appends zeros to `path` until its file system has no byte left."""
+    for size in (65536, 1):
+        try:
+            with open(path, "ab") as filler:
+                while True:
+                    filler.write(b"\0" * size)
+                    filler.flush()
+        except OSError:
+            pass
+
+
+def health(port):
+    """The status object of /state/v1/health: {"code": ..., "message": ...}."""
+    status, body, _ = request("GET", "/state/v1/health", port=port, timeout=10)
+    return json.loads(body)["status"] if status == 200 else {"code": "http-%s" % status}
+
+
 def case_disk_full_restart(server, case):
     """A store on a 24 MB file system (a tmpfs; needs root) fed until RocksDB itself finds the disk full (507), then
-    filled to the last byte: the stop logs no stack trace; a start on the full disk either serves (reads 200, writes
-    507, or 200 while the log's last page has room) or fails with one line naming the cause; once space is freed every
-    acknowledged document is there."""
+    filled to the last byte, stopped, and started again on the still-full disk: the stop logs no stack trace; the start
+    serves (reads 200, writes 507 once the log's last page is full, /state/v1/health up with a message saying so);
+    freeing space makes it take writes again without a restart; and every acknowledged document is there, before and
+    after a restart."""
     workdir = tempfile.mkdtemp(prefix="sluice-attack-disk-")
     small = os.path.join(workdir, "small")
     os.makedirs(small)
@@ -551,75 +682,105 @@ def case_disk_full_restart(server, case):
                             "    <engine><embedded min-free-disk=\"0\" write-buffers=\"1m\" block-cache=\"1m\"/></engine>"))
     port = server.port + 50 if server.port < 28350 else server.port - 50
     data = os.path.join(small, "data")
+    filler = os.path.join(small, "filler")
+    rng = random.Random(1)
+    acknowledged = []
     victim = None
-    try:
-        victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        rng = random.Random(1)
-        acknowledged = 0
-        slowest = 0
-        while acknowledged < 50_000:
-            started = time.monotonic()
-            title = "".join(rng.choice(string.ascii_letters) for _ in range(1000))
-            connection.request("POST", DOC + "disk-%d" % acknowledged, body=json.dumps({"fields": {"title": title}}))
+
+    def put(name, connection=None):
+        title = "".join(rng.choice(string.ascii_letters) for _ in range(1000))
+        own = connection is None
+        connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            connection.request("POST", DOC + name, body=json.dumps({"fields": {"title": title}}))
             response = connection.getresponse()
             body = response.read()
-            slowest = max(slowest, time.monotonic() - started)
-            if response.status != 200:
-                case.status(response.status, body)
-                break
-            acknowledged += 1
+        finally:
+            if own:
+                connection.close()
+        if response.status == 200:
+            acknowledged.append(name)
+        return response.status, body
+
+    def missing():
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        lost = 0
+        for name in acknowledged:
+            connection.request("GET", DOC + name)
+            response = connection.getresponse()
+            response.read()
+            lost += response.status != 200
         connection.close()
-        case.note("slowest_put_ms=%.0f" % (slowest * 1000))
-        case.expect(acknowledged < 50_000, "the file system fills (507)")
-        try:  # the last bytes too, if the store left any (creating the file may fail already)
-            with open(os.path.join(small, "filler"), "wb") as filler:
-                while True:
-                    filler.write(b"\0" * 65536)
-                    filler.flush()
-        except OSError:
-            pass
+        return lost
+
+    try:
+        victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
+        reserve = os.path.join(data, "content", "sluice-disk-reserve")
+        waited = time.monotonic()
+        while not os.path.exists(reserve) and time.monotonic() - waited < 30:
+            time.sleep(0.5)  # the store writes its disk reserve within seconds of starting
+        case.note("reserve_kb=%d" % (os.path.getsize(reserve) // 1024 if os.path.exists(reserve) else -1))
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        while len(acknowledged) < 50_000:
+            status, body = put("disk-%d" % len(acknowledged), connection)
+            if status != 200:
+                case.status(status, body)
+                break
+        connection.close()
+        case.expect(len(acknowledged) < 50_000, "the file system fills (507)")
+        fill_to_last_byte(filler)
         victim.stop()
         stop_log = victim.log_text()
         traced = [line for line, after in zip(stop_log.splitlines(), stop_log.splitlines()[1:]) if after.startswith("\tat ")]
         if traced:
             case.note("traced=%r" % traced[0][:300])
         case.expect(not traced, "stopping on a full disk logs no stack trace")
-        # With a write-ahead log to replay, RocksDB needs space to open and the start fails; without, it opens, and
-        # then reads work and writes are refused (507). Either is fine; a stack trace or a hang is not.
-        full = Server(server.jar, port, "256m", workdir, app=app, data=data, may_fail=True)
-        extra = []
-        if full.alive():
-            read = request("GET", DOC + "disk-0", port=port, timeout=30)[0]
-            write = request("POST", DOC + "disk-full", body=b'{"fields":{"title":"x"}}', port=port, timeout=30)[:2]
-            case.status(write[0], write[1])
-            case.note("full_start=serving read=%s write=%s" % (read, write[0]))
-            # a small write may still fit in the log's last page: then it is acknowledged, and must be kept
-            case.expect(read == 200 and write[0] in (200, 507), "started on the full disk: reads 200, writes 507 or 200")
-            if write[0] == 200:
-                extra.append("disk-full")
-            full.stop()
-            start_log = full.log_text()[len(stop_log):]
-        else:
-            start_log = full.log_text()[len(stop_log):]
-            full.stop()
+        fill_to_last_byte(filler)  # what stopping left free, too
+
+        full = victim = Server(server.jar, port, "256m", workdir, app=app, data=data, may_fail=True)
+        start_log = full.log_text()[len(stop_log):]
+        if not full.alive():
             failure = [line for line in start_log.splitlines() if "failed to start" in line]
-            case.note("full_start=failed exit=%s" % full.process.returncode)
-            case.expect(full.process.returncode != 0 and failure and "No space left" in failure[0],
-                        "a start on the full disk fails with one line naming the cause")
-        case.expect("\tat " not in start_log, "no stack trace in the log")
-        os.remove(os.path.join(small, "filler"))
+            case.note("full_start=failed: %s" % (failure[0][:200] if failure else "exit %s" % full.process.returncode))
+            case.expect(False, "the server starts on the full disk")
+            return
+        reads = [request("GET", DOC + name, port=port, timeout=30)[0] for name in acknowledged[::97]]
+        case.expect(all(status == 200 for status in reads), "reads on the full disk answer 200")
+        extra, write = 0, None
+        while extra < 1000:  # a write may still fit in the log's preallocated last page: then it is acknowledged
+            write = put("disk-full-%d" % extra)
+            if write[0] != 200:
+                break
+            extra += 1
+        case.status(write[0], write[1])
+        case.expect(write[0] == 507, "writes on the full disk answer 507 (%s)" % write[0])
+        message = json.loads(write[1]).get("message", "") if write[0] == 507 else ""
+        case.expect("disk" in message, "the 507 says the disk is full: %r" % message[:200])
+        state = health(port)
+        case.note("full_start=serving extra_writes=%d health=%s" % (extra, json.dumps(state).replace(" ", "_")[:240]))
+        case.expect(state.get("code") == "up" and "507" in state.get("message", ""),
+                    "/state/v1/health is up and says writes are refused")
+
+        os.remove(filler)  # space returns; no restart
+        started, taken = time.monotonic(), None
+        while time.monotonic() - started < 60:
+            taken = put("disk-freed-%d" % int((time.monotonic() - started) * 10))
+            if taken[0] == 200:
+                break
+            time.sleep(0.5)
+        case.note("writes_back_after_s=%.1f" % (time.monotonic() - started))
+        case.expect(taken is not None and taken[0] == 200, "writes taken again once space is freed, without a restart")
+        while time.monotonic() - started < 60 and "message" in health(port):
+            time.sleep(0.5)
+        case.expect("message" not in health(port), "/state/v1/health no longer reports the full disk")
+        case.expect("\tat " not in full.log_text()[len(stop_log):], "no stack trace in the log")
+        lost_running = missing()
+        victim.stop()
         victim = Server(server.jar, port, "256m", workdir, app=app, data=data)
-        lost = 0
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        for name in ["disk-%d" % i for i in list(range(0, acknowledged, 97)) + [acknowledged - 1]] + extra:
-            connection.request("GET", DOC + name)
-            response = connection.getresponse()
-            response.read()
-            lost += response.status != 200
-        connection.close()
-        case.note("acknowledged=%d lost=%d" % (acknowledged, lost))
-        case.expect(acknowledged > 0 and lost == 0, "every acknowledged document is there after the restart")
+        lost_restarted = missing()
+        case.note("acknowledged=%d lost=%d/%d" % (len(acknowledged), lost_running, lost_restarted))
+        case.expect(lost_running == 0 and lost_restarted == 0,
+                    "every acknowledged document is there, running and after a restart")
     finally:
         if victim is not None:
             victim.stop()
@@ -1022,7 +1183,7 @@ def case_slowloris_keepalive(server, case):
 CASES = [case_big_put, case_chunked_put, case_concurrent_puts, case_gzip_bomb, case_gzip_corrupt, case_invalid_utf8,
          case_arithmetic, case_slow_bodies, case_stalled_visits, case_long_id_h2, case_malformed_headers, case_rapid_reset,
          case_frame_floods, case_continuation_bomb, case_hpack_bomb, case_smuggling, case_slowloris, case_slowloris_keepalive,
-         case_regex_selection, case_large_document_visits, case_disk_full_restart, case_bulk_h2]
+         case_regex_selection, case_large_document_visits, case_visit_fairness, case_disk_full_restart, case_bulk_h2]
 
 
 def run_case(server, function):

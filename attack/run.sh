@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The attack suite: builds the server jar if needed, then runs attack/attack.py against it (one line per case; exit 1 if
-# a promise breaks). Loopback ports 28300-28399 only; every case bounded in count and time (~4 min in all).
+# a promise breaks). Loopback ports 28300-28399 only; every case bounded in count and time (~7 min in all).
 #   attack/run.sh                       all cases
 #   attack/run.sh --only gzip_bomb      some cases (attack/run.sh --list names them)
 #   ATTACK_JAR=/path/to/jar attack/run.sh --no-host     another build, e.g. one from before a fix

@@ -31,6 +31,8 @@ final class DocumentApiReader {
         boolean ignoreUndefinedFields = defaults.ignoreUndefinedFields();
         int maxPendingDocs = defaults.maxPendingDocs();
         long maxPendingBytes = defaults.maxPendingBytes();
+        int maxVisits = VisitLimits.DEFAULT_MAX_VISITS, maxVisitsPerClient = 0, maxVisitsPerConnection = 0;
+        Duration visitStallTimeout = VisitLimits.DEFAULT_STALL_TIMEOUT;
         Set<String> seen = new HashSet<>();
         for (XmlElement child : documentApi.children()) {
             if ( ! child.name().equals("binding")) diagnostics.once(child, documentApi, seen);
@@ -41,6 +43,10 @@ final class DocumentApiReader {
                 case "ignore-undefined-fields": ignoreUndefinedFields = diagnostics.text(child, ValueType.BOOLEAN); break;
                 case "maxpendingdocs": maxPendingDocs = diagnostics.text(child, ValueType.POSITIVE_INT); break;
                 case "maxpendingbytes": maxPendingBytes = diagnostics.text(child, ValueType.POSITIVE_LONG); break;
+                case "max-visits": maxVisits = diagnostics.text(child, ValueType.POSITIVE_INT); break;
+                case "max-visits-per-client": maxVisitsPerClient = diagnostics.text(child, ValueType.POSITIVE_INT); break;
+                case "max-visits-per-connection": maxVisitsPerConnection = diagnostics.text(child, ValueType.POSITIVE_INT); break;
+                case "visit-stall-timeout": visitStallTimeout = diagnostics.text(child, ValueType.POSITIVE_SECONDS); break;
                 default:
                     if (NO_EFFECT.containsKey(child.name())) diagnostics.noEffect(child, documentApi, NO_EFFECT.get(child.name()));
                     else diagnostics.unknown(child, documentApi);
@@ -50,8 +56,11 @@ final class DocumentApiReader {
         Duration operationTimeout = timeout;
         boolean ignoreUndefined = ignoreUndefinedFields;
         int pendingDocs = maxPendingDocs;
+        int visits = maxVisits, perClient = maxVisitsPerClient, perConnection = maxVisitsPerConnection;
+        Duration stallTimeout = visitStallTimeout;
         return diagnostics.construct(documentApi, () -> new DocumentApiConfig(
-                size, operationTimeout, ignoreUndefined, pendingDocs, pendingBytes));
+                size, operationTimeout, ignoreUndefined, pendingDocs, pendingBytes,
+                VisitLimits.of(visits, perClient, perConnection, stallTimeout)));
     }
 
 }

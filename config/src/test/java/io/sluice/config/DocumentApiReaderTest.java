@@ -106,4 +106,57 @@ class DocumentApiReaderTest {
         assertEquals("services.xml:5: <timeout> appears more than once in <document-api>", e.getMessage());
     }
 
+    @Test
+    void visitLimits_apply() {
+        DocumentApiConfig api = documentApi("""
+                <max-visits>64</max-visits>
+                <max-visits-per-client>20</max-visits-per-client>
+                <max-visits-per-connection>10</max-visits-per-connection>
+                <visit-stall-timeout>7.5</visit-stall-timeout>
+                """);
+        assertEquals(new VisitLimits(64, 20, 10, Duration.ofMillis(7_500)), api.visits());
+    }
+
+    @Test
+    void visitLimitsNotConfigured_areDefaults() {
+        assertEquals(new VisitLimits(32, 16, 8, Duration.ofSeconds(30)), documentApi("").visits());
+    }
+
+    @Test
+    void maxVisitsAlone_derivesTheShares() {
+        assertEquals(new VisitLimits(8, 4, 2, Duration.ofSeconds(30)), documentApi("<max-visits>8</max-visits>\n").visits());
+        assertEquals(new VisitLimits(1, 1, 1, Duration.ofSeconds(30)), documentApi("<max-visits>1</max-visits>\n").visits());
+    }
+
+    @Test
+    void perClientAboveTotal_failsNamingValue() {
+        ConfigException e = assertThrows(ConfigException.class, () -> documentApi(
+                "<max-visits>8</max-visits>\n<max-visits-per-client>9</max-visits-per-client>\n"));
+        assertEquals("services.xml:3: <document-api>: max-visits-per-client must be in [1, max-visits = 8], but was 9",
+                     e.getMessage());
+    }
+
+    @Test
+    void perConnectionAboveTotal_failsNamingValue() {
+        ConfigException e = assertThrows(ConfigException.class, () -> documentApi(
+                "<max-visits-per-connection>33</max-visits-per-connection>\n"));
+        assertEquals("services.xml:3: <document-api>: max-visits-per-connection must be in [1, max-visits = 32], but was 33",
+                     e.getMessage());
+    }
+
+    @Test
+    void malformedVisitLimit_failsNamingLineAndValue() {
+        ConfigException e = assertThrows(ConfigException.class,
+                                         () -> documentApi("<max-visits>many</max-visits>\n"));
+        assertEquals("services.xml:4: <max-visits>: 'many' is not a positive integer", e.getMessage());
+    }
+
+    @Test
+    void stallTimeoutOutOfRange_failsNamingValue() {
+        ConfigException e = assertThrows(ConfigException.class,
+                                         () -> documentApi("<visit-stall-timeout>0.5</visit-stall-timeout>\n"));
+        assertEquals("services.xml:3: <document-api>: visit-stall-timeout must be in [1, 3600] seconds, but was 0.5 seconds",
+                     e.getMessage());
+    }
+
 }

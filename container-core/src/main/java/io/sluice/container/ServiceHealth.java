@@ -27,6 +27,7 @@ public final class ServiceHealth {
 
     private final AtomicReference<Status> status = new AtomicReference<>(Status.INITIALIZING);
     private final List<Supplier<Optional<String>>> failures = new CopyOnWriteArrayList<>();
+    private final List<Supplier<Optional<String>>> conditions = new CopyOnWriteArrayList<>();
 
     /** {@code down} if a watched part reports a failure while the container is otherwise {@code up}. */
     public Status status() {
@@ -34,9 +35,25 @@ public final class ServiceHealth {
         return base == Status.UP && failure().isPresent() ? Status.DOWN : base;
     }
 
-    /** Why the container is {@code down} while serving: the first failure a watched part reports; else empty. */
+    /**
+     * While serving: why the container is {@code down}, the first failure a watched part reports; else what keeps it
+     * from serving everything while it stays {@code up}, the first condition a noted part reports (writes refused for
+     * lack of space, say); else empty.
+     */
     public Optional<String> message() {
-        return status.get() == Status.UP ? failure() : Optional.empty();
+        if (status.get() != Status.UP)
+            return Optional.empty();
+        Optional<String> failure = failure();
+        return failure.isPresent() ? failure : first(conditions);
+    }
+
+    /**
+     * Notes {@code condition}: while it reports one (and nothing watched failed), health stays {@code up} with that
+     * message, as the container still serves. Asked on every health request: cheap, thread-safe, never throws.
+     */
+    public ServiceHealth note(Supplier<Optional<String>> condition) {
+        conditions.add(Objects.requireNonNull(condition, "condition"));
+        return this;
     }
 
     /**
@@ -59,7 +76,11 @@ public final class ServiceHealth {
     }
 
     private Optional<String> failure() {
-        for (Supplier<Optional<String>> check : failures) {
+        return first(failures);
+    }
+
+    private static Optional<String> first(List<Supplier<Optional<String>>> checks) {
+        for (Supplier<Optional<String>> check : checks) {
             Optional<String> failure = check.get();
             if (failure.isPresent())
                 return failure;

@@ -135,6 +135,15 @@ public interface ContentBackend extends AutoCloseable {
     }
 
     /**
+     * What keeps this backend from serving everything now, for operators, e.g. that writes are refused because the
+     * disk is full; empty when nothing does. Reported by {@code /state/v1/health}. Cheap, does not wait for
+     * operations, never throws. This default reports nothing.
+     */
+    default Optional<String> condition() {
+        return Optional.empty();
+    }
+
+    /**
      * Stops accepting operations and releases resources. Operations already issued still complete (possibly with
      * ERROR); later ones complete with ERROR.
      */

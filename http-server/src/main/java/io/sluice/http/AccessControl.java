@@ -5,6 +5,7 @@ import io.sluice.config.ConfigException;
 import io.sluice.config.ContainerCluster;
 import io.sluice.config.SslConfig;
 import io.sluice.container.JsonResponses;
+import io.sluice.container.document.DocumentV1ApiHandler;
 import io.sluice.http.tls.PemSslContexts;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -132,6 +133,8 @@ final class AccessControl extends Handler.Wrapper {
                    + " permission needed for " + request.getMethod());
             return true;
         }
+        // Visits are shared between clients by this identity rather than by address (DocumentV1ApiHandler).
+        request.setAttribute(DocumentV1ApiHandler.CLIENT_ATTRIBUTE, client.get().id());
         return super.handle(request, response, callback);
     }
 

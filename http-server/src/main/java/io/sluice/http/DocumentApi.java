@@ -42,6 +42,7 @@ final class DocumentApi {
         builder.handler(HandlerRegistration.of(StatusHandlers.BUNDLE, handler, BINDINGS));
         builder.metricsSource(handler.metrics());
         builder.healthWatch(clusters::storageFailure);
+        builder.healthNote(handler::condition);
         return Optional.of(handler);
     }
 

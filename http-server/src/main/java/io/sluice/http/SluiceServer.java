@@ -78,6 +78,7 @@ public final class SluiceServer {
         var metrics = new MetricsSources();
         builder.metricsSources.forEach(metrics::add);
         builder.failures.forEach(health::watch);
+        builder.conditions.forEach(health::note);
         metrics.add(new JvmMetrics());
         metrics.add(new JettyMetrics(threads, connectors));
         StatusHandlers.register(registry, new StatusContext(health, statistics, builder.application, serverIds, builder.clock,
@@ -273,6 +274,7 @@ public final class SluiceServer {
         private final List<HandlerRegistration> handlers = new ArrayList<>();
         private final List<MetricsSource> metricsSources = new ArrayList<>();
         private final List<Supplier<Optional<String>>> failures = new ArrayList<>();
+        private final List<Supplier<Optional<String>>> conditions = new ArrayList<>();
         private String host;
         private Clock clock = SystemUtcClock.instance();
         private ClassLoader classLoader = SluiceServer.class.getClassLoader();
@@ -305,6 +307,12 @@ public final class SluiceServer {
         /** Takes health {@code down}, with its message, while {@code failure} reports one (see {@link ServiceHealth#watch}). */
         public Builder healthWatch(Supplier<Optional<String>> failure) {
             failures.add(Objects.requireNonNull(failure, "failure"));
+            return this;
+        }
+
+        /** Has health say {@code condition}'s message while it reports one, staying up (see {@link ServiceHealth#note}). */
+        public Builder healthNote(Supplier<Optional<String>> condition) {
+            conditions.add(Objects.requireNonNull(condition, "condition"));
             return this;
         }
 

@@ -14,11 +14,16 @@ import io.sluice.container.document.DocumentV1ApiHandler;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -140,6 +145,27 @@ class AccessControlTest {
         ConfigException noTls = assertThrows(ConfigException.class,
                                              () -> build(cluster(SslConfig.ClientAuthentication.DISABLED, clients())));
         assertTrue(noTls.getMessage().contains("has certificate clients, but no <server> has <ssl>"), noTls.getMessage());
+    }
+
+    @Test
+    void identifiedClient_isNamedToTheDocumentApi_whichSharesVisitsByIt() throws Exception {
+        Handler named = new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+                Object client = request.getAttribute(DocumentV1ApiHandler.CLIENT_ATTRIBUTE);
+                response.write(true, ByteBuffer.wrap(String.valueOf(client).getBytes(StandardCharsets.UTF_8)), callback);
+                return true;
+            }
+        };
+        SluiceServer server = SluiceServer.builder(cluster(SslConfig.ClientAuthentication.WANT, clients()))
+                                          .host("127.0.0.1").environment(ENVIRONMENT::get)
+                                          .handler(HandlerRegistration.of("test", named, DocumentV1ApiHandler.BINDING,
+                                                                          "http://*/document/v1"))
+                                          .build();
+        server.start();
+        fixture = ServerFixture.of(pki, server);
+        assertEquals("reader", send(Transport.H1, HttpMethod.GET, DOC, "r-secret").getContentAsString());
+        assertEquals("writer", send(Transport.H2C_PRIOR_KNOWLEDGE, HttpMethod.GET, DOC, "w-secret").getContentAsString());
     }
 
 }

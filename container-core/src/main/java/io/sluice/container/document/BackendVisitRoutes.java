@@ -216,7 +216,7 @@ public final class BackendVisitRoutes implements VisitRoutes {
         StreamedVisitResponse stream = new StreamedVisitResponse(visit, parameters.continuation(), response, exchange.callback(),
                                                                  format, parameters.wantedDocumentCount().orElse(Integer.MAX_VALUE),
                                                                  context.clock(), end, request.trace(), context.metrics()::bytesSent,
-                                                                 context.visits());
+                                                                 context.visits(), exchange.writeWatch());
         Runnable cancelTimer = context.scheduler().schedule(stream::expire, Duration.between(context.clock().instant(), end));
         // Without any continuation to end with, a stream waits for the backend until the request's deadline, then
         // is cut off: a truncated body is how a client learns that a committed response failed.

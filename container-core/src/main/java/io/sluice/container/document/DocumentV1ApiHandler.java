@@ -1,6 +1,7 @@
 package io.sluice.container.document;
 
 import io.sluice.config.DocumentApiConfig;
+import io.sluice.config.VisitLimits;
 import io.sluice.container.HttpStatusException;
 import io.sluice.container.Metric;
 import io.sluice.content.SystemUtcClock;
@@ -21,8 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -51,8 +52,12 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
      * Default number of visits (and copy, update-where, delete-where) served at once: each holds a backend iterator and
      * response buffers for as long as its client reads, so they are bounded as bodies are. Vespa's CLI uses one per
      * slice; 32 leaves room for four 8-slice dumps. Their backend reads share the store's threads with every get.
+     * How they are shared between clients: {@link VisitSlots}.
      */
-    public static final int DEFAULT_MAX_VISITS = 32;
+    public static final int DEFAULT_MAX_VISITS = VisitLimits.DEFAULT_MAX_VISITS;
+
+    /** The request attribute naming the {@code <clients>} client a request is from, when access control is on. */
+    public static final String CLIENT_ATTRIBUTE = "io.sluice.client";
 
     private final DocumentApiContext context;
     private final SingleDocumentOperations documents;
@@ -62,8 +67,11 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     private final Trace noTrace;
     private final Consumer<DocumentRequest> waiting = this::waiting; // one for all requests
     private final ScheduledExecutorScheduler ownScheduler;
-    private final int maxVisits;
-    private final AtomicInteger runningVisits = new AtomicInteger();
+    private final VisitSlots visitSlots;
+    private final TaskScheduler scheduler;
+    private final Duration sweepInterval;
+    private Runnable cancelSweep = () -> { }; // guarded by this
+    private boolean sweeping = false;         // guarded by this
     private final Deadlines deadlines;
     private final GarbageCollector garbageCollector;
 
@@ -71,6 +79,10 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         this.ownScheduler = builder.scheduler == null ? new ScheduledExecutorScheduler("sluice-document-v1-deadlines", true) : null;
         TaskScheduler scheduler = builder.scheduler != null ? builder.scheduler : jettyScheduler(ownScheduler);
         DocumentApiConfig config = builder.config;
+        this.scheduler = scheduler;
+        VisitLimits limits = builder.visitLimits != null ? builder.visitLimits : config.visits();
+        this.visitSlots = new VisitSlots(limits, builder.clock);
+        this.sweepInterval = sweepInterval(limits.stallTimeout());
         var admission = new Admission(maxPendingOperations(config), config.maxPendingBytes(), MAX_QUEUE_AGE, builder.clock);
         var metrics = new DocumentApiMetrics();
         MemoryBudget bodies = builder.bodyMemory != null ? builder.bodyMemory : MemoryBudget.ofHeap();
@@ -84,7 +96,9 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             gauges.add(Metric.gauge("httpapi_queued_bytes", Map.of(), admission.pendingBytes()));
             gauges.add(Metric.gauge("httpapi_queued_age", Map.of(), admission.oldestAgeMillis() / 1000.0));
             gauges.add(Metric.gauge("httpapi_body_bytes", Map.of(), bodies.reserved()));
-            gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), runningVisits.get()));
+            gauges.add(Metric.gauge("httpapi_running_visits", Map.of(), visitSlots.running()));
+            gauges.add(Metric.counter("httpapi_stalled_visits", Map.of(), visitSlots.stalledVisits()));
+            gauges.add(Metric.counter("httpapi_visits_refused_per_client", Map.of(), visitSlots.refusedPerClient()));
             gauges.add(Metric.gauge("httpapi_visit_bytes", Map.of(), visitMemory.reserved()));
             gauges.addAll(content.metrics());
             gauges.addAll(garbageCollector.metrics());
@@ -92,7 +106,6 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         });
         this.context = new DocumentApiContext(builder.clusters, config, builder.clock, scheduler, admission, metrics, bodies,
                                               visitMemory);
-        this.maxVisits = builder.maxVisits;
         this.documents = new SingleDocumentOperations(context);
         this.visits = Objects.requireNonNull(builder.visitRoutes.apply(context), "visit routes");
         this.timing = new Timing(context.metrics(), builder.nanoTime);
@@ -131,6 +144,18 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
     /** What the handler's parts share. */
     public DocumentApiContext context() {
         return context;
+    }
+
+    /**
+     * What keeps the content clusters from serving everything, e.g. {@code content cluster 'music': writes are refused
+     * (507): ...}, joined by "; ", or empty: for the status message of {@code /state/v1/health}.
+     */
+    public Optional<String> condition() {
+        List<String> conditions = new ArrayList<>();
+        for (ContentClusters.Cluster cluster : context.clusters().all())
+            cluster.backend().condition().ifPresent(condition -> conditions.add("content cluster '" + cluster.id()
+                                                                                + "': " + condition));
+        return conditions.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", conditions));
     }
 
     /** The handler's metrics, for {@code /state/v1/metrics}. */
@@ -240,14 +265,49 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         return deadlines.open();
     }
 
-    /** Takes one of the visit slots until the exchange's callback completes, or refuses with 429 if none is free. */
+    /**
+     * Takes one of the visit slots until the exchange's callback completes, or refuses with 429 if none is free or the
+     * client (or connection) holds its share ({@link VisitSlots}); the slot watches the response's writes.
+     */
     private void admitVisit(Exchange exchange) {
-        if (runningVisits.incrementAndGet() > maxVisits) {
-            runningVisits.decrementAndGet();
-            throw new HttpStatusException(HttpStatus.TOO_MANY_REQUESTS_429,
-                                          "Rejecting execution due to overload: " + maxVisits + " visits already running");
+        VisitSlots.Slot slot = visitSlots.take(claimant(exchange.request()), exchange::abort);
+        exchange.watchWrites(slot);
+        exchange.whenCompleted(slot::release);
+    }
+
+    /** Who a request is from, for the visit slots: its connection, and its {@code <clients>} identity or address. */
+    static VisitSlots.Claimant claimant(Request request) {
+        Object connection = request.getConnectionMetaData().getConnection();
+        Object identity = request.getAttribute(CLIENT_ATTRIBUTE);
+        String client = identity != null ? "client '" + identity + "'" : Request.getRemoteAddr(request);
+        return new VisitSlots.Claimant(connection != null ? connection : request.getConnectionMetaData(),
+                                       client != null ? client : "an unknown address");
+    }
+
+    /** Ends visits whose clients stopped reading, every quarter of the stall timeout, until stopped. */
+    private void sweepStalledVisits() {
+        try {
+            visitSlots.sweep();
         }
-        exchange.whenCompleted(runningVisits::decrementAndGet);
+        catch (RuntimeException e) {
+            log.warn("Ending stalled visits failed", e);
+        }
+        scheduleSweep();
+    }
+
+    private synchronized void scheduleSweep() {
+        if (sweeping)
+            cancelSweep = scheduler.schedule(this::sweepStalledVisits, sweepInterval);
+    }
+
+    /** How often visits are checked for stalled clients: a quarter of the stall timeout. */
+    static Duration sweepInterval(Duration stallTimeout) {
+        return stallTimeout.dividedBy(4);
+    }
+
+    /** The visit slots, for tests. */
+    VisitSlots visitSlots() {
+        return visitSlots;
     }
 
     private static void timeOut(DocumentRequest request) {
@@ -261,12 +321,20 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         super.doStart(); // starts an own scheduler first
         deadlines.start();
         garbageCollector.start();
+        synchronized (this) {
+            sweeping = true;
+        }
+        scheduleSweep();
     }
 
     @Override
     protected void doStop() throws Exception {
         deadlines.stop();
         garbageCollector.stop();
+        synchronized (this) {
+            sweeping = false;
+            cancelSweep.run();
+        }
         super.doStop();
         context.clusters().close();
     }
@@ -280,7 +348,7 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
         private LongSupplier nanoTime = System::nanoTime;
         private ToLongFunction<Request> beginNanos = Request::getBeginNanoTime; // on System.nanoTime, as Jetty's
         private TaskScheduler scheduler;
-        private int maxVisits = DEFAULT_MAX_VISITS;
+        private VisitLimits visitLimits; // the config's unless set
         private MemoryBudget bodyMemory;
         private MemoryBudget visitMemory;
         private Function<DocumentApiContext, VisitRoutes> visitRoutes = BackendVisitRoutes::new;
@@ -312,11 +380,17 @@ public final class DocumentV1ApiHandler extends Handler.Abstract.NonBlocking {
             return this;
         }
 
-        /** Most visits served at once; more get 429. Default {@value #DEFAULT_MAX_VISITS}. */
+        /**
+         * Most visits served at once; more get 429. Default the config's ({@value #DEFAULT_MAX_VISITS}); the
+         * per-client and per-connection limits are derived from it ({@link VisitLimits#of}).
+         */
         public Builder maxVisits(int maxVisits) {
-            if (maxVisits < 1)
-                throw new IllegalArgumentException("maxVisits must be positive, but was " + maxVisits);
-            this.maxVisits = maxVisits;
+            return visitLimits(VisitLimits.of(maxVisits, 0, 0, config.visits().stallTimeout()));
+        }
+
+        /** How visits are limited and shared; default the config's {@link DocumentApiConfig#visits()}. */
+        public Builder visitLimits(VisitLimits visitLimits) {
+            this.visitLimits = Objects.requireNonNull(visitLimits, "visitLimits");
             return this;
         }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 
 /**
@@ -50,6 +51,7 @@ public final class Exchange {
     private boolean bodyReading = false;  // a reader of the body has started
     private boolean bodyEnded = false;    // that reader has ended
     private boolean responseSent = false; // the response is written and waits for the body
+    private volatile WriteWatch writes = WriteWatch.NONE;
 
     /** Most request body bytes discarded after an early response; a larger body's stream is reset instead. */
     static final long DRAIN_LIMIT = 64L << 20;
@@ -89,6 +91,22 @@ public final class Exchange {
         this.request = request;
         this.response = response;
         this.callback = new Callback.Nested(callback) {
+            // Completed once: an exchange ended from outside (abort) sees its write fail later, and that must not
+            // complete Jetty's callback a second time.
+            private final AtomicBoolean completing = new AtomicBoolean();
+
+            @Override
+            public void succeeded() {
+                if (completing.compareAndSet(false, true))
+                    super.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                if (completing.compareAndSet(false, true))
+                    super.failed(failure);
+            }
+
             @Override
             public void completed() {
                 List<Runnable> hooks;
@@ -140,6 +158,26 @@ public final class Exchange {
         hook.run();
     }
 
+    /** Has {@code watch} told when this exchange's response writes start and end (for a visit's slot). */
+    void watchWrites(WriteWatch watch) {
+        this.writes = Objects.requireNonNull(watch, "watch");
+    }
+
+    /** What is told when this exchange's response writes start and end; {@link WriteWatch#NONE} if nothing is. */
+    WriteWatch writeWatch() {
+        return writes;
+    }
+
+    /**
+     * Ends the exchange with {@code cause}, whatever it is doing (a response being written waits for a client that
+     * does not read): Jetty resets the HTTP/2 stream or closes the HTTP/1.1 connection, which fails a write still
+     * pending. The request's callback completes now; its later completions do nothing.
+     */
+    void abort(Throwable cause) {
+        takeOver(HttpStatus.INTERNAL_SERVER_ERROR_500); // if nothing was decided yet, nothing else will answer now
+        callback.failed(cause);
+    }
+
     /** Whether the response has been decided. */
     public boolean isDone() {
         return done;
@@ -180,7 +218,7 @@ public final class Exchange {
         }
         response.setStatus(status);
         headers.forEach((name, value) -> response.getHeaders().put(name, value));
-        Callback written = new Written(lease);
+        Callback written = new Written(lease, writes);
         int length = body.remaining();
         if (length == 0) {
             response.write(true, null, written);
@@ -202,13 +240,17 @@ public final class Exchange {
     private final class Written implements Callback {
 
         private final BodySlabs.Lease lease; // or null
+        private final WriteWatch watch;
 
-        Written(BodySlabs.Lease lease) {
+        Written(BodySlabs.Lease lease, WriteWatch watch) {
             this.lease = lease;
+            this.watch = watch;
+            watch.writing();
         }
 
         @Override
         public void succeeded() {
+            watch.written();
             if (lease != null)
                 lease.release();
             responseWritten();
@@ -216,6 +258,7 @@ public final class Exchange {
 
         @Override
         public void failed(Throwable failure) {
+            watch.written();
             if (lease != null)
                 lease.release();
             callback.failed(failure);

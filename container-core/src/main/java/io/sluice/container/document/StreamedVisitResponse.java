@@ -63,6 +63,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     private final Trace trace;
     private final LongConsumer bytesWritten;
     private final MemoryBudget memory;
+    private final WriteWatch writes;
     private final AtomicLong held = new AtomicLong(); // reserved for the pulls since the last completed write
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(CHUNK_BYTES + 8192);
     private final JsonGenerator json;
@@ -106,10 +107,11 @@ final class StreamedVisitResponse extends IteratingCallback {
      * @param end          when the visit's time is up, on {@code clock}
      * @param bytesWritten told the size of every chunk written
      * @param memory       the visits' shared memory
+     * @param writes       told when each write starts and ends, to find a client that stopped reading
      */
     StreamedVisitResponse(Visit visit, Optional<ProgressToken> start, Content.Sink sink, Callback completion,
                           VisitFormat format, int wanted, Clock clock, Instant end, Trace trace,
-                          LongConsumer bytesWritten, MemoryBudget memory) {
+                          LongConsumer bytesWritten, MemoryBudget memory, WriteWatch writes) {
         this.visit = Objects.requireNonNull(visit, "visit");
         this.continuation = Objects.requireNonNull(start, "start");
         this.resumable = start.isPresent();
@@ -122,6 +124,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         this.trace = Objects.requireNonNull(trace, "trace");
         this.bytesWritten = Objects.requireNonNull(bytesWritten, "bytesWritten");
         this.memory = Objects.requireNonNull(memory, "memory");
+        this.writes = Objects.requireNonNull(writes, "writes");
         try {
             this.json = factory.createGenerator(out);
         }
@@ -158,6 +161,7 @@ final class StreamedVisitResponse extends IteratingCallback {
     protected Action process() throws IOException {
         if (writing) { // what the pulls since the last write rendered to is written
             writing = false;
+            writes.written();
             memory.release(held.getAndSet(0));
         }
         if ( ! started) { // commits the status and headers at once, with whatever starts the body
@@ -275,6 +279,7 @@ final class StreamedVisitResponse extends IteratingCallback {
         chunkEntries = 0;
         bytesWritten.accept(bytes.length);
         writing = true;
+        writes.writing();
         sink.write(last, ByteBuffer.wrap(bytes), this);
     }
 
@@ -288,6 +293,7 @@ final class StreamedVisitResponse extends IteratingCallback {
 
     @Override
     protected void onCompleteSuccess() {
+        writes.written();
         visit.cancel();
         memory.release(held.getAndSet(0));
         completion.succeeded();
@@ -296,6 +302,7 @@ final class StreamedVisitResponse extends IteratingCallback {
 
     @Override
     protected void onCompleteFailure(Throwable cause) {
+        writes.written();
         visit.cancel();
         memory.release(held.getAndSet(0));
         completion.failed(cause);

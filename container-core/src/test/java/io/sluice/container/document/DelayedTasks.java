@@ -1,5 +1,7 @@
 package io.sluice.container.document;
 
+import io.sluice.config.VisitLimits;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +9,9 @@ import java.util.function.Predicate;
 
 /** A {@link TaskScheduler} whose tasks run only when a test fires them, chosen by their delay. */
 final class DelayedTasks implements TaskScheduler {
+
+    /** The delay of the handler's sweep of stalled visits, with the default stall timeout. */
+    private static final Duration STALL_SWEEP = DocumentV1ApiHandler.sweepInterval(VisitLimits.DEFAULT_STALL_TIMEOUT);
 
     private record Task(Runnable runnable, Duration delay, boolean[] cancelled) { }
 
@@ -38,11 +43,11 @@ final class DelayedTasks implements TaskScheduler {
     }
 
     /**
-     * Runs the pending tasks with a delay shorter than {@code limit}: e.g. visit budgets, but not the handler's sweep
-     * of request deadlines.
+     * Runs the pending tasks with a delay shorter than {@code limit}: e.g. visit budgets, but not the handler's sweeps
+     * of request deadlines and of stalled visits.
      */
     int fireShorterThan(Duration limit) {
-        return fire(delay -> delay.compareTo(limit) < 0 && ! delay.equals(Deadlines.TICK));
+        return fire(delay -> delay.compareTo(limit) < 0 && ! delay.equals(Deadlines.TICK) && ! delay.equals(STALL_SWEEP));
     }
 
     /** Runs the handler's sweep of request deadlines, which answers 504 to requests whose deadline the clock passed. */

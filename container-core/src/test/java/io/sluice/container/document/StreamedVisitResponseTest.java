@@ -90,7 +90,7 @@ class StreamedVisitResponseTest {
             written.writeBytes(bytes(buffer));
             pendingWrites.add(callback);
         }, done, VisitFormat.json("/document/v1/", TensorFormat.SHORT), Integer.MAX_VALUE, clock,
-           clock.instant().plus(Duration.ofSeconds(10)), Trace.off(clock), bytes -> { }, memory);
+           clock.instant().plus(Duration.ofSeconds(10)), Trace.off(clock), bytes -> { }, memory, WriteWatch.NONE);
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

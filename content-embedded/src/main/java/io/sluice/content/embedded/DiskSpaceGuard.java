@@ -36,6 +36,15 @@ final class DiskSpaceGuard {
         refresh(nanoTime.getAsLong());
     }
 
+    /** The usable bytes of the file system, looked up at most once per refresh interval. */
+    long usableBytes() {
+        long now = nanoTime.getAsLong();
+        if (now - checkedAtNanos > REFRESH_NANOS) {
+            refresh(now);
+        }
+        return usableBytes;
+    }
+
     /** Whether there is at least the configured free space. */
     boolean hasRoom() {
         if (minFreeBytes == 0) {

@@ -85,6 +85,8 @@ public final class EmbeddedContentBackend implements ContentBackend {
      */
     private static final long IDLE_CHECK_SECONDS = 1;
     private static final int IDLE_CHECKS = 10;
+    /** How often the disk reserve is written again if it was released and there is room ({@link DiskReserve}). */
+    private static final long RESERVE_CHECK_SECONDS = 5;
     /** Expired tombstones one sweep deletes at most; the next sweep takes the rest. */
     static final int MAX_SWEPT_PER_ROUND = 10_000;
 
@@ -103,6 +105,11 @@ public final class EmbeddedContentBackend implements ContentBackend {
     private final long retentionMicros;
     private final Duration recoveryTime;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Whether the last write that reached RocksDB failed for lack of space; the next that succeeds clears it. */
+    private volatile boolean outOfSpace = false;
+    /** Whether the store was opened on a full disk and has not had room for its disk reserve since. */
+    private volatile boolean openedFull;
+    private volatile boolean reserveFailureLogged = false;
     /** Operations running on their callers' threads ({@link #runWithoutWaiting}); close() waits for them. */
     private final LongAdder callsWithoutWaiting = new LongAdder();
     /**
@@ -156,6 +163,48 @@ public final class EmbeddedContentBackend implements ContentBackend {
                                                  RocksStore.MAX_BYTES_FOR_LEVEL_BASE, IDLE_CHECKS);
         sweeper.scheduleWithFixedDelay(this::checkIdleQuietly, IDLE_CHECK_SECONDS, IDLE_CHECK_SECONDS,
                                        TimeUnit.SECONDS);
+        this.openedFull = store.openedOnFullDisk();
+        sweeper.scheduleWithFixedDelay(this::restoreReserveQuietly, RESERVE_CHECK_SECONDS, RESERVE_CHECK_SECONDS,
+                                       TimeUnit.SECONDS);
+    }
+
+    /** Writes the disk reserve when it is missing (a new store, or one opened on a full disk) and there is room. */
+    private void restoreReserveQuietly() {
+        if (closed.get() || store.reserve().isHeld())
+            return;
+        try {
+            if (store.reserve().restoreIfRoom() && openedFull) {
+                openedFull = false;
+                log.info("The disk under {} has room again: writes are taken, and its disk reserve is back in place",
+                         options.dataDirectory());
+            }
+        } catch (IOException e) {
+            if ( ! reserveFailureLogged) { // the disk filled up again meanwhile, most likely: tried again later
+                reserveFailureLogged = true;
+                log.warn("Writing the disk reserve of {} failed ({}); trying again every {} s",
+                         options.dataDirectory(), e.getMessage(), RESERVE_CHECK_SECONDS);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Writing the disk reserve of {} failed", options.dataDirectory(), e);
+        }
+    }
+
+    /**
+     * {@inheritDoc} The embedded store says when writes are refused for lack of space: the disk is below
+     * {@code min-free-disk}, a write found it full, or the store was opened on a full disk (its disk reserve released)
+     * and has not had room for the reserve since. Reads and visits are served meanwhile, and writes are taken again,
+     * without a restart, once space is freed. (A store whose log failed reports {@link #storageFailure()} instead.)
+     */
+    @Override
+    public Optional<String> condition() {
+        if (closed.get())
+            return Optional.empty();
+        if ( ! disk.hasRoom())
+            return Optional.of("writes are refused (507): " + disk.describe());
+        if (outOfSpace || openedFull)
+            return Optional.of("writes are refused (507): the disk under " + options.dataDirectory()
+                               + " is full; they are taken again once space is freed");
+        return Optional.empty();
     }
 
     /**
@@ -480,7 +529,13 @@ public final class EmbeddedContentBackend implements ContentBackend {
             return CompletableFuture.completedFuture(step.outcome);
         }
         return writer.write(step.mutations, step.timestamp)
-                     .handle((ignored, failure) -> failure == null ? step.outcome : writeFailure(id, failure));
+                     .handle((ignored, failure) -> {
+                         if (failure == null) {
+                             outOfSpace = false;
+                             return step.outcome;
+                         }
+                         return writeFailure(id, failure);
+                     });
     }
 
     /** The open store, for tests. */
@@ -500,12 +555,19 @@ public final class EmbeddedContentBackend implements ContentBackend {
     }
 
     /**
-     * INSUFFICIENT_STORAGE for a put or update while the disk is short of room; UNAVAILABLE for any write once the
-     * writer stopped after its log failed; null otherwise.
+     * INSUFFICIENT_STORAGE for a put or update while the disk is short of room, and for any write while a store opened
+     * on a full disk has not had room for its disk reserve since; UNAVAILABLE for any write once the writer stopped
+     * after its log failed; null otherwise.
      */
     private Outcome writeRefusal(DocumentId id, Access access) {
         if (access == Access.WRITE && !disk.hasRoom())
             return Outcome.insufficientStorage("Cannot write document '" + id + "': " + disk.describe());
+        if (access != Access.READ && openedFull && disk.usableBytes() < 2 * store.reserve().bytes())
+            // Opened on a full disk: a write now would find no space for the log, and a failed log write stops all
+            // writes until restart (WritesStopped). Refused before it reaches RocksDB, it stops nothing.
+            return Outcome.insufficientStorage("Cannot write document '" + id + "': the disk under "
+                                               + options.dataDirectory() + " is full; writes are taken again once "
+                                               + "space is freed");
         if (access != Access.READ) {
             Optional<WritesStopped> stopped = writer.stopped();
             if (stopped.isPresent())
@@ -560,9 +622,10 @@ public final class EmbeddedContentBackend implements ContentBackend {
         return !disk.hasRoom() || options.dataDirectory().toFile().getUsableSpace() < StalledWrites.NEARLY_FULL_BYTES;
     }
 
-    private static Outcome storeFailure(DocumentId id, RocksDBException e) {
+    private Outcome storeFailure(DocumentId id, RocksDBException e) {
         Status status = e.getStatus();
         if (status != null && status.getSubCode() == Status.SubCode.NoSpace) {
+            outOfSpace = true;
             return Outcome.insufficientStorage("Cannot write document '" + id + "': the disk is full ("
                                                + e.getMessage() + ")");
         }
@@ -679,6 +742,15 @@ public final class EmbeddedContentBackend implements ContentBackend {
         return true;
     }
 
+    private void flushOnClose() {
+        try {
+            store.flush();
+        } catch (RocksDBException e) {
+            // Expected on a full disk: one line that says what happened and why nothing is lost, no stack trace.
+            log.warn("Flushing memtables on close failed ({}); the next open replays the write-ahead log", e.getMessage());
+        }
+    }
+
     /** Flushes and closes the database; the caller holds the write lock and no store thread runs any more. */
     private void closeStore() {
         writer.close();
@@ -696,11 +768,14 @@ public final class EmbeddedContentBackend implements ContentBackend {
             log.warn("Writing the newest timestamp on close failed ({}); the next open starts a little ahead of it",
                      e.getMessage());
         }
-        try {
-            store.flush();
-        } catch (RocksDBException e) {
-            // Expected on a full disk: one line that says what happened and why nothing is lost, no stack trace.
-            log.warn("Flushing memtables on close failed ({}); the next open replays the write-ahead log", e.getMessage());
+        long usable = options.dataDirectory().toFile().getUsableSpace();
+        if (outOfSpace || usable < StalledWrites.NEARLY_FULL_BYTES) {
+            // A flush that fails for lack of space waits for RocksDB to recover from it, which needs space freed:
+            // the stop would hang. The write-ahead log holds what the memtables do, and the next open replays it.
+            log.warn("Not flushing memtables on close: the disk under {} has {} bytes free; the next open replays the "
+                     + "write-ahead log", options.dataDirectory(), usable);
+        } else {
+            flushOnClose();
         }
         operations.close();
         closeQuietly();

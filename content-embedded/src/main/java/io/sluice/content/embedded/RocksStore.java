@@ -17,8 +17,13 @@ import org.rocksdb.LogFile;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileManager;
+import org.rocksdb.Status;
 import org.rocksdb.WriteBufferManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +38,8 @@ import java.util.Map;
  * format marker. Documents are compressed with LZ4, and with ZSTD in the bottommost level where most data ends up.
  */
 final class RocksStore implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RocksStore.class);
 
     /** Marks a data directory written by this layout; another marker means another layout, which we refuse. */
     private static final byte[] FORMAT_KEY = "sluice.format".getBytes(StandardCharsets.UTF_8);
@@ -60,13 +67,27 @@ final class RocksStore implements AutoCloseable {
     private final Map<BucketSpace, Families> families;
     private final List<ColumnFamilyHandle> handles;
     private final List<AutoCloseable> resources; // closed in reverse order after the database
+    private final DiskReserve reserve;
+    private final boolean openedOnFullDisk;
 
     private RocksStore(RocksDB db, Map<BucketSpace, Families> families, List<ColumnFamilyHandle> handles,
-                       List<AutoCloseable> resources) {
+                       List<AutoCloseable> resources, DiskReserve reserve, boolean openedOnFullDisk) {
         this.db = db;
         this.families = families;
         this.handles = handles;
         this.resources = resources;
+        this.reserve = reserve;
+        this.openedOnFullDisk = openedOnFullDisk;
+    }
+
+    /** The disk space held back for opening the store on a full disk; the caller writes it when missing. */
+    DiskReserve reserve() {
+        return reserve;
+    }
+
+    /** Whether the open found the disk full and released the reserve to open. */
+    boolean openedOnFullDisk() {
+        return openedOnFullDisk;
     }
 
     /**
@@ -78,6 +99,37 @@ final class RocksStore implements AutoCloseable {
         RocksDB.loadLibrary();
         Path directory = options.dataDirectory();
         DataDirectory.create(directory, DataDirectory.FSYNC);
+        DiskReserve reserve;
+        try {
+            reserve = DiskReserve.in(directory, options.writeBufferBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot find the file system of " + directory, e);
+        }
+        try {
+            return openDatabase(options, reserve, false);
+        } catch (IllegalStateException e) {
+            if ( ! (e.getCause() instanceof RocksDBException cause) || ! isNoSpace(cause))
+                throw e;
+            try {
+                if ( ! reserve.release())
+                    throw e;
+            } catch (IOException deleting) {
+                e.addSuppressed(deleting);
+                throw e;
+            }
+            log.warn("The disk under {} is full; released the store's disk reserve ({} bytes) to open it: reads are "
+                     + "served, writes are refused until space is freed", directory, reserve.bytes());
+            return openDatabase(options, reserve, true);
+        }
+    }
+
+    static boolean isNoSpace(RocksDBException e) {
+        return e.getStatus() != null && e.getStatus().getSubCode() == Status.SubCode.NoSpace
+               || e.getMessage() != null && e.getMessage().contains("No space left on device");
+    }
+
+    private static RocksStore openDatabase(EmbeddedOptions options, DiskReserve reserve, boolean onFullDisk) {
+        Path directory = options.dataDirectory();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             Cache cache = own(resources, new LRUCache(options.blockCacheBytes()));
@@ -109,6 +161,14 @@ final class RocksStore implements AutoCloseable {
                     .setMaxTotalWalSize(4 * options.writeBufferBytes())
                     .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
                     .setKeepLogFileNum(3)
+                    // Replaying the write-ahead log at open goes into memtables, flushed later like any others, not
+                    // into a new table file at once: on a full disk that file cannot be written, and the store could
+                    // not start to serve reads. The replayed log files are kept until those memtables are flushed, so
+                    // nothing acknowledged depends on the open's writes.
+                    .setAvoidFlushDuringRecovery(true)
+                    // RocksDB allocates 4 MiB for each new manifest at once; on a disk with little room (an open on a
+                    // full disk, out of the disk reserve) that took what the open's other files needed.
+                    .setManifestPreallocationSize(256L << 10)
                     // Point reads (gets, and the reads of conditions and updates) look a found row up in a row cache
                     // before searching the table file's index, filter and data block. It shares the block cache's
                     // budget, so it adds no memory. Server CPU per GET (h2c 4x256 of 1,000 stored documents after
@@ -156,7 +216,7 @@ final class RocksStore implements AutoCloseable {
                 int index = 1 + 2 * space.ordinal();
                 families.put(space, new Families(handles.get(index), handles.get(index + 1)));
             }
-            RocksStore store = new RocksStore(db, families, handles, resources);
+            RocksStore store = new RocksStore(db, families, handles, resources, reserve, onFullDisk);
             store.checkFormat(directory);
             return store;
         } catch (RocksDBException e) {
