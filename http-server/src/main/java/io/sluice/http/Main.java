@@ -9,6 +9,8 @@ import io.sluice.config.ContainerCluster;
 import io.sluice.config.ServerConfig;
 import io.sluice.container.ApplicationInfo;
 import io.sluice.container.FatalErrors;
+import io.sluice.container.faults.Faults;
+import io.sluice.container.faults.FaultsHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,11 +25,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
@@ -42,7 +46,8 @@ public final class Main {
     static final int FATAL_EXIT_CODE = 70;
 
     static final String USAGE = "Usage: sluice serve [--app DIR] [--port N] [--data DIR] [--host ADDRESS]\n"
-                                + "                    [--ephemeral] [--url-file FILE] [--stop-on-stdin-eof]";
+                                + "                    [--ephemeral] [--url-file FILE] [--stop-on-stdin-eof]\n"
+                                + "                    [--faults SPEC [--fault-seed N]]";
 
     /**
      * The start of the one line on standard output that gives the URL of a started server, for programs that start it:
@@ -166,7 +171,8 @@ public final class Main {
         SluiceServer.Builder builder = SluiceServer.builder(cluster).application(info);
         options.listenHost().ifPresent(builder::host);
         DocumentApi.mount(builder, application, cluster, options.testing().ephemeral() ? Engines.ephemeral()
-                                                                                        : Engines.all(options));
+                                                                                        : Engines.all(options),
+                          faults(options.testing()));
         SluiceServer server = builder.build();
         server.start();
         return server;
@@ -190,6 +196,16 @@ public final class Main {
         }
         return new ContainerCluster(cluster.id(), servers, cluster.documentApi(), cluster.handlers(), cluster.accessLog(),
                                     cluster.stopTimeout(), cluster.clients());
+    }
+
+    /** The faults of {@code --faults}, announced once at start with their seed, so a failing run can be repeated. */
+    static Optional<Faults> faults(TestingOptions options) {
+        if (options.faults().isEmpty())
+            return Optional.empty();
+        long seed = options.faultSeed().orElseGet(() -> new SecureRandom().nextLong());
+        log.warn("Injecting faults into /document/v1: {} (seed {}; --fault-seed {} repeats the draws); change them at {}",
+                 options.faults().get(), seed, seed, FaultsHandler.PATH);
+        return Optional.of(Faults.of(options.faults().get(), seed));
     }
 
     /** The index of the server {@code --port} applies to: the first cleartext one, else the first. */

@@ -1,8 +1,12 @@
 package io.sluice.http;
 
+import io.sluice.container.faults.FaultPlan;
+import io.sluice.container.faults.FaultSpec;
+
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The options of {@code serve} for running as a stand-in for Vespa in an application's tests.
@@ -13,13 +17,27 @@ import java.util.Optional;
  * @param urlFile          {@code --url-file F}: where to write the server's URL, atomically, once it serves
  * @param stopOnStdinEof   {@code --stop-on-stdin-eof}: stop gracefully and exit when standard input ends, so a test
  *                         that dies takes its server with it
+ * @param faults           {@code --faults SPEC}: the faults to inject from the start ({@link FaultSpec#parse}); present
+ *                         means {@code /sluice/v1/faults} is mounted, even for {@code none}
+ * @param faultSeed        {@code --fault-seed N}: the seed of the fault draws; empty means one chosen at start
  */
-public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean stopOnStdinEof) {
+public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean stopOnStdinEof,
+                             Optional<FaultPlan> faults, OptionalLong faultSeed) {
 
-    public static final TestingOptions NONE = new TestingOptions(false, Optional.empty(), false);
+    public static final TestingOptions NONE = new TestingOptions(false, Optional.empty(), false, Optional.empty(),
+                                                                 OptionalLong.empty());
+
+    /** Options without faults. */
+    public TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean stopOnStdinEof) {
+        this(ephemeral, urlFile, stopOnStdinEof, Optional.empty(), OptionalLong.empty());
+    }
 
     public TestingOptions {
         Objects.requireNonNull(urlFile, "urlFile");
+        Objects.requireNonNull(faults, "faults");
+        Objects.requireNonNull(faultSeed, "faultSeed");
+        if (faultSeed.isPresent() && faults.isEmpty())
+            throw new IllegalArgumentException("--fault-seed needs --faults");
     }
 
     static Builder builder() {
@@ -32,6 +50,8 @@ public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean 
         private boolean ephemeral;
         private Optional<Path> urlFile = Optional.empty();
         private boolean stopOnStdinEof;
+        private Optional<FaultPlan> faults = Optional.empty();
+        private OptionalLong faultSeed = OptionalLong.empty();
 
         /** Takes flag {@code option} and returns true, or returns false if it is not a testing flag. */
         boolean option(String option) {
@@ -44,7 +64,7 @@ public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean 
 
         /** Whether {@code option} is a testing option with a value. */
         boolean optionWithValue(String option) {
-            return option.equals("--url-file");
+            return option.equals("--url-file") || option.equals("--faults") || option.equals("--fault-seed");
         }
 
         /** @throws IllegalArgumentException naming a bad value */
@@ -55,13 +75,29 @@ public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean 
                         throw new IllegalArgumentException("--url-file must not be empty");
                     urlFile = Optional.of(Path.of(value));
                     break;
+                case "--faults":
+                    try {
+                        faults = Optional.of(FaultSpec.parse(value));
+                    }
+                    catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--faults: " + e.getMessage(), e);
+                    }
+                    break;
+                case "--fault-seed":
+                    try {
+                        faultSeed = OptionalLong.of(Long.parseLong(value));
+                    }
+                    catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--fault-seed must be an integer, but was '" + value + "'", e);
+                    }
+                    break;
                 default:
                     throw new IllegalArgumentException("Unknown option '" + option + "'");
             }
         }
 
         TestingOptions build() {
-            return new TestingOptions(ephemeral, urlFile, stopOnStdinEof);
+            return new TestingOptions(ephemeral, urlFile, stopOnStdinEof, faults, faultSeed);
         }
 
     }

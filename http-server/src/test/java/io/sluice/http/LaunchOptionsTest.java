@@ -72,4 +72,16 @@ class LaunchOptionsTest {
         assertEquals("Option --url-file needs a value", e.getMessage());
     }
 
+    @Test
+    void parse_badFaults_isAStartUpErrorNamingTheRule() {
+        var e = assertThrows(IllegalArgumentException.class, () -> LaunchOptions.parse("--faults", "429@20%,502@1%"));
+        assertEquals("--faults: bad fault '502@1%': fault '502' is not one of 429, 503, 504, 507, delay, drop", e.getMessage());
+    }
+
+    @Test
+    void parse_faultSeedWithoutFaults_isRefused() {
+        var e = assertThrows(IllegalArgumentException.class, () -> LaunchOptions.parse("--fault-seed", "1"));
+        assertEquals("--fault-seed needs --faults", e.getMessage());
+    }
+
 }
