@@ -47,7 +47,7 @@ public final class Main {
 
     static final String USAGE = "Usage: sluice serve [--app DIR] [--port N] [--data DIR] [--host ADDRESS]\n"
                                 + "                    [--ephemeral] [--url-file FILE] [--stop-on-stdin-eof]\n"
-                                + "                    [--faults SPEC [--fault-seed N]]";
+                                + "                    [--faults SPEC [--fault-seed N]] [--skip-unsupported]";
 
     /**
      * The start of the one line on standard output that gives the URL of a started server, for programs that start it:
@@ -161,8 +161,14 @@ public final class Main {
         Path services = directory.resolve("services.xml");
         if ( ! Files.isRegularFile(services))
             throw new ConfigException("No services.xml in " + directory);
-        ApplicationPackage application = ApplicationPackageLoader.load(directory);
+        ApplicationPackage application = options.testing().skipUnsupported()
+                ? ApplicationPackageLoader.loadSkippingUnsupported(directory)
+                : ApplicationPackageLoader.load(directory);
         application.warnings().forEach(warning -> log.warn("{}", warning));
+        if ( ! application.skipped().isEmpty())
+            log.warn("--skip-unsupported: NOT SERVING THIS APPLICATION AS VESPA WOULD. Left out {} part(s) that change "
+                     + "what is stored; use this server for tests only:\n  {}", application.skipped().size(),
+                     String.join("\n  ", application.skipped()));
         ContainerCluster cluster = withPort(application.services().served(), options);
         if (options.testing().ephemeral())
             cluster = ephemeral(cluster);

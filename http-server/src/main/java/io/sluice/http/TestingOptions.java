@@ -20,16 +20,19 @@ import java.util.OptionalLong;
  * @param faults           {@code --faults SPEC}: the faults to inject from the start ({@link FaultSpec#parse}); present
  *                         means {@code /sluice/v1/faults} is mounted, even for {@code none}
  * @param faultSeed        {@code --fault-seed N}: the seed of the fault draws; empty means one chosen at start
+ * @param skipUnsupported  {@code --skip-unsupported}: start an application package with parts Sluice refuses only
+ *                         because it would store other documents than Vespa (document processors), leaving them out
+ *                         with one loud warning naming each; access control and TLS are refused as always
  */
 public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean stopOnStdinEof,
-                             Optional<FaultPlan> faults, OptionalLong faultSeed) {
+                             Optional<FaultPlan> faults, OptionalLong faultSeed, boolean skipUnsupported) {
 
     public static final TestingOptions NONE = new TestingOptions(false, Optional.empty(), false, Optional.empty(),
-                                                                 OptionalLong.empty());
+                                                                 OptionalLong.empty(), false);
 
     /** Options without faults. */
     public TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean stopOnStdinEof) {
-        this(ephemeral, urlFile, stopOnStdinEof, Optional.empty(), OptionalLong.empty());
+        this(ephemeral, urlFile, stopOnStdinEof, Optional.empty(), OptionalLong.empty(), false);
     }
 
     public TestingOptions {
@@ -52,12 +55,14 @@ public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean 
         private boolean stopOnStdinEof;
         private Optional<FaultPlan> faults = Optional.empty();
         private OptionalLong faultSeed = OptionalLong.empty();
+        private boolean skipUnsupported;
 
         /** Takes flag {@code option} and returns true, or returns false if it is not a testing flag. */
         boolean option(String option) {
             switch (option) {
                 case "--ephemeral": ephemeral = true; return true;
                 case "--stop-on-stdin-eof": stopOnStdinEof = true; return true;
+                case "--skip-unsupported": skipUnsupported = true; return true;
                 default: return false;
             }
         }
@@ -97,7 +102,7 @@ public record TestingOptions(boolean ephemeral, Optional<Path> urlFile, boolean 
         }
 
         TestingOptions build() {
-            return new TestingOptions(ephemeral, urlFile, stopOnStdinEof, faults, faultSeed);
+            return new TestingOptions(ephemeral, urlFile, stopOnStdinEof, faults, faultSeed, skipUnsupported);
         }
 
     }
