@@ -78,6 +78,15 @@ rm -f http-server/target/sluice-server-ephemeral.jsa
 ephemeral_check "serve --ephemeral, writing the class-data archive, stopped by SIGTERM" term
 ephemeral_check "serve --ephemeral, from the archive, stopped at the end of standard input" stdin
 
+# The README's example of testing an application against Sluice, as written there.
+example="$(awk '/^<!-- testing-example -->$/ { on = 1; next } /^<!-- \/testing-example -->$/ { on = 0 } on && !/^```/' README.md)"
+if output="$(timeout 300 bash -euo pipefail -c "$example" 2>"$work/example.err")" && grep -qx '"documentCount":100' <<<"$output" \
+   && grep -q '"injected":{"429":[1-9]' <<<"$output"; then
+  echo "ok   README testing example"
+else
+  echo "FAIL README testing example: $output"; cat "$work/example.err"; failures=$((failures + 1))
+fi
+
 if ((failures > 0)); then
   echo "$failures launcher checks failed"
   exit 1
