@@ -35,6 +35,21 @@ public final class ApplicationPackageLoader {
      *                         line, element and bad value
      */
     public static ApplicationPackage load(Path directory) {
+        return load(directory, false);
+    }
+
+    /**
+     * As {@link #load(Path)}, but for testing an application against Sluice: parts refused only because Sluice would
+     * store other documents than Vespa ({@code <documentprocessor>}s) are left out and listed in
+     * {@link ApplicationPackage#skipped()}. Access control and TLS are refused as always.
+     *
+     * @throws ConfigException as {@link #load(Path)} for everything else
+     */
+    public static ApplicationPackage loadSkippingUnsupported(Path directory) {
+        return load(directory, true);
+    }
+
+    private static ApplicationPackage load(Path directory, boolean skipUnsupported) {
         Path root = directory.toAbsolutePath().normalize();
         if ( ! Files.isDirectory(root))
             throw new ConfigException("Application package " + root + " is not a directory");
@@ -48,11 +63,11 @@ public final class ApplicationPackageLoader {
         List<Path> schemaFiles = schemaFiles(root);
         Set<String> schemaNames = schemaFiles.stream().map(ApplicationPackageLoader::schemaName).collect(Collectors.toSet());
 
-        Diagnostics diagnostics = new Diagnostics(SERVICES);
+        Diagnostics diagnostics = new Diagnostics(SERVICES, skipUnsupported);
         XmlElement selected = DeployVariants.select(XmlReader.read(services, SERVICES), diagnostics);
         Services model = services(selected, diagnostics, root, schemaNames);
         warnings.addAll(diagnostics.warnings());
-        return new ApplicationPackage(root, model, schemaFiles, warnings);
+        return new ApplicationPackage(root, model, schemaFiles, warnings, diagnostics.skipped());
     }
 
     /** Fails unless {@code element} has no {@code version} or version 1.0, the only one Vespa defines. */

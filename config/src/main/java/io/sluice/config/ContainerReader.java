@@ -98,12 +98,23 @@ final class ContainerReader {
                     diagnostics.noEffect(child, container, "Sluice runs the container as one process");
                     break;
                 case "document-processing":
-                    if (hasDescendant(child, "documentprocessor"))
-                        throw diagnostics.refused(child, "<document-processing> with <documentprocessor>s in "
-                                                         + container.describe(),
-                                                  "document processors change documents before they are stored, and "
-                                                  + "Sluice runs none, so it would store documents other than these "
-                                                  + "processors make; remove the processors to store documents as fed");
+                    if (hasDescendant(child, "documentprocessor")) {
+                        List<XmlElement> processors = new ArrayList<>();
+                        descendants(child, "documentprocessor", processors);
+                        for (XmlElement processor : processors) {
+                            if ( ! diagnostics.skipsUnsupported())
+                                throw diagnostics.refused(child, "<document-processing> with <documentprocessor>s in "
+                                                                 + container.describe(),
+                                                          "document processors change documents before they are stored, and "
+                                                          + "Sluice runs none, so it would store documents other than these "
+                                                          + "processors make; remove the processors to store documents as fed");
+                            diagnostics.refusedUnlessSkipped(processor, "document processor " + processor.describe()
+                                                                        + " in " + container.describe(),
+                                                             "documents are stored as fed, not as this processor "
+                                                             + "would change them");
+                        }
+                        break;
+                    }
                     diagnostics.unsupported(child, container); // Vespa's own indexing chain only: nothing to run
                     break;
                 default:
@@ -131,6 +142,14 @@ final class ContainerReader {
         Duration stop = stopTimeout;
         List<ClientConfig> allowed = clients;
         return diagnostics.construct(container, () -> new ContainerCluster(id, connectors, api, handlers, log, stop, allowed));
+    }
+
+    private static void descendants(XmlElement element, String name, List<XmlElement> found) {
+        for (XmlElement child : element.children()) {
+            if (child.name().equals(name))
+                found.add(child);
+            descendants(child, name, found);
+        }
     }
 
     private static boolean hasDescendant(XmlElement element, String name) {

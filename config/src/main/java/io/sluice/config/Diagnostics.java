@@ -13,10 +13,38 @@ import java.util.function.Supplier;
 final class Diagnostics {
 
     private final String file;
+    private final boolean skipUnsupported;
     private final List<String> warnings = new ArrayList<>();
+    private final List<String> skipped = new ArrayList<>();
 
     Diagnostics(String file) {
+        this(file, false);
+    }
+
+    /** With {@code skipUnsupported}, {@link #refusedUnlessSkipped} records instead of refusing. */
+    Diagnostics(String file, boolean skipUnsupported) {
         this.file = file;
+        this.skipUnsupported = skipUnsupported;
+    }
+
+    boolean skipsUnsupported() {
+        return skipUnsupported;
+    }
+
+    List<String> skipped() {
+        return List.copyOf(skipped);
+    }
+
+    /**
+     * A part Sluice refuses only because it would store other documents than Vespa: refused as {@link #refused}, or,
+     * when the load skips unsupported parts, recorded as skipped ({@code file:line: what: why}) and left out.
+     *
+     * @throws ConfigException unless unsupported parts are skipped
+     */
+    void refusedUnlessSkipped(XmlElement at, String what, String why) {
+        if ( ! skipUnsupported)
+            throw refused(at, what, why);
+        skipped.add(location(at) + ": " + what + " skipped: " + why);
     }
 
     List<String> warnings() {

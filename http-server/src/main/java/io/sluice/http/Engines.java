@@ -40,6 +40,16 @@ final class Engines {
                       ContentCluster.Engine.CASSANDRA, cassandra());
     }
 
+    /**
+     * The engines of an ephemeral server ({@code --ephemeral}): every {@code <engine>} is the in-memory one, so nothing
+     * is written to disk or sent elsewhere, and nothing survives a restart. A cluster's engine options are not read.
+     */
+    static Map<ContentCluster.Engine, ContentBackendFactory> ephemeral() {
+        return Map.of(ContentCluster.Engine.MEMORY, memory(),
+                      ContentCluster.Engine.EMBEDDED, memory(),
+                      ContentCluster.Engine.CASSANDRA, memory());
+    }
+
     /** The in-memory engine, for {@code <memory/>} clusters: nothing survives a restart. */
     static ContentBackendFactory memory() {
         return (cluster, application, types) -> InMemoryContentBackend.builder().build();

@@ -12,8 +12,10 @@ import java.util.OptionalInt;
  * @param port          overrides the port of the first cleartext server ({@code --port})
  * @param dataDirectory where content is stored ({@code --data}); empty means as the package says
  * @param host          the one interface to listen on ({@code --host}, e.g. {@code 127.0.0.1}); empty means all
+ * @param testing       the options for running as a stand-in for Vespa in tests
  */
-public record LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory, Optional<String> host) {
+public record LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory, Optional<String> host,
+                            TestingOptions testing) {
 
     public static final Path DEFAULT_APPLICATION = Path.of("apps", "default");
 
@@ -22,6 +24,14 @@ public record LaunchOptions(Path application, OptionalInt port, Optional<Path> d
         Objects.requireNonNull(port, "port");
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(testing, "testing");
+        if (testing.ephemeral() && dataDirectory.isPresent())
+            throw new IllegalArgumentException("--data cannot be combined with --ephemeral, which writes nothing to disk");
+    }
+
+    /** Options without the testing ones. */
+    public LaunchOptions(Path application, OptionalInt port, Optional<Path> dataDirectory, Optional<String> host) {
+        this(application, port, dataDirectory, host, TestingOptions.NONE);
     }
 
     /** Options listening on all interfaces. */
@@ -30,15 +40,24 @@ public record LaunchOptions(Path application, OptionalInt port, Optional<Path> d
     }
 
     /**
+     * The interface to listen on: {@code --host}, else loopback ({@code 127.0.0.1}) for an ephemeral server, else all.
+     */
+    public Optional<String> listenHost() {
+        return host.or(() -> testing.ephemeral() ? Optional.of("127.0.0.1") : Optional.empty());
+    }
+
+    /**
      * Parses the arguments after {@code serve}.
      *
-     * @throws IllegalArgumentException naming an unknown option, a missing value or a bad port
+     * @throws IllegalArgumentException naming an unknown option, a missing value, a bad port or fault spec, or options
+     *                                  that contradict each other
      */
     public static LaunchOptions parse(String... args) {
         Path application = DEFAULT_APPLICATION;
         OptionalInt port = OptionalInt.empty();
         Optional<Path> data = Optional.empty();
         Optional<String> host = Optional.empty();
+        TestingOptions.Builder testing = TestingOptions.builder();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -46,13 +65,20 @@ public record LaunchOptions(Path application, OptionalInt port, Optional<Path> d
                 case "--data": data = Optional.of(Path.of(value(args, ++i, option))); break;
                 case "--port": port = OptionalInt.of(port(value(args, ++i, option))); break;
                 case "--host": host = Optional.of(value(args, ++i, option)); break;
-                default: throw new IllegalArgumentException("Unknown option '" + option + "'");
+                default:
+                    if (testing.option(option))
+                        break;
+                    if (testing.optionWithValue(option)) {
+                        testing.option(option, value(args, ++i, option));
+                        break;
+                    }
+                    throw new IllegalArgumentException("Unknown option '" + option + "'");
             }
         }
-        return new LaunchOptions(application, port, data, host);
+        return new LaunchOptions(application, port, data, host, testing.build());
     }
 
-    private static String value(String[] args, int i, String option) {
+    static String value(String[] args, int i, String option) {
         if (i >= args.length)
             throw new IllegalArgumentException("Option " + option + " needs a value");
         return args[i];

@@ -71,4 +71,22 @@ class MainTest {
                      Main.withPort(cluster, options).servers().stream().map(ServerConfig::port).toList());
     }
 
+    @Test
+    void withPort_keepsClients() {
+        var client = new io.sluice.config.ClientConfig("reader", java.util.Set.of(io.sluice.config.ClientConfig.Permission.READ),
+                                                       List.of(), List.of("token"));
+        var cluster = new ContainerCluster("c", List.of(ServerConfig.cleartext("plain", 8080)), Optional.empty(), List.of(),
+                                           AccessLogConfig.disabled(), Duration.ofSeconds(1), List.of(client));
+        var options = new LaunchOptions(Path.of("app"), OptionalInt.of(0), Optional.empty());
+        assertEquals(List.of(client), Main.withPort(cluster, options).clients());
+    }
+
+    @Test
+    void withPort_ephemeral_movesOtherServersToFreePorts() {
+        var cluster = new ContainerCluster("c", List.of(ServerConfig.cleartext("plain", 8080), ServerConfig.cleartext("other", 8081)),
+                                           Optional.empty(), List.of(), AccessLogConfig.disabled(), Duration.ofSeconds(1));
+        var options = LaunchOptions.parse("--app", "app", "--ephemeral", "--port", "9999");
+        assertEquals(List.of(9999, 0), Main.withPort(cluster, options).servers().stream().map(ServerConfig::port).toList());
+    }
+
 }

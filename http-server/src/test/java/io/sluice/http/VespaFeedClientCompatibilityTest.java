@@ -115,6 +115,13 @@ class VespaFeedClientCompatibilityTest {
      * copies to {@code target/vespa-feed-client-lib}, plus this module's test classes for {@link VespaFeedDriver}.
      */
     private void feed(URI endpoint, Path caFile) throws Exception {
+        List<?> outcome = feedWithVespaClient(endpoint, caFile, operations());
+        assertEquals(List.of(), outcome.subList(1, outcome.size()));
+        assertEquals(String.valueOf(PUTS + 2 * (PUTS / 3)), outcome.get(0));
+    }
+
+    /** {@link VespaFeedDriver#feed}'s outcome of feeding {@code operations} with vespa-feed-client in a loader of its own. */
+    static List<?> feedWithVespaClient(URI endpoint, Path caFile, String operations) throws Exception {
         List<URL> urls = new ArrayList<>();
         urls.add(VespaFeedClientCompatibilityTest.class.getProtectionDomain().getCodeSource().getLocation());
         try (Stream<Path> jars = Files.list(Path.of("target", "vespa-feed-client-lib"))) {
@@ -130,9 +137,7 @@ class VespaFeedClientCompatibilityTest {
             Method feed = loader.loadClass(VespaFeedClientCompatibilityTest.class.getPackageName() + ".VespaFeedDriver")
                                 .getMethod("feed", String.class, String.class, String.class);
             try {
-                List<?> outcome = (List<?>) feed.invoke(null, endpoint.toString(), caFile == null ? null : caFile.toString(), operations());
-                assertEquals(List.of(), outcome.subList(1, outcome.size()));
-                assertEquals(String.valueOf(PUTS + 2 * (PUTS / 3)), outcome.get(0));
+                return (List<?>) feed.invoke(null, endpoint.toString(), caFile == null ? null : caFile.toString(), operations);
             }
             finally {
                 // The feed client installs BouncyCastle as a JVM-wide security provider; it must not outlive its loader.
