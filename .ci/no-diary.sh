@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Keeps the repository about the product: fails when a tracked file speaks of how the work on it was organised
-# (counters of work periods such as "the twelfth session" or "this stop", numbered issues or tickets of our own, notes
+# (counters of work periods: an ordinal or "this", "next", "last" before the word for a work period; numbered issues or tickets of our own; notes
 # kept beside the work) instead of what the code does and why. A public reference such as vespa-engine/vespa#20788 is
 # fine; so are HTTP/2, TLS and Cassandra sessions, which these patterns do not match.
 #
