@@ -1,8 +1,5 @@
 package io.sluice.http;
 
-import io.sluice.config.ApplicationPackage;
-import io.sluice.config.ApplicationPackageLoader;
-import io.sluice.config.ContainerCluster;
 import io.sluice.container.JsonTree;
 import io.sluice.feed.DocumentId;
 import io.sluice.feed.FeedClient;
@@ -10,15 +7,13 @@ import io.sluice.feed.FeedClientBuilder;
 import io.sluice.feed.OperationParameters;
 import io.sluice.feed.Result;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,8 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,30 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DiffEndToEndTest {
 
-    private static final String SERVICES = """
-            <services version="1.0">
-              <container id="default" version="1.0">
-                <http><server id="plain" port="0"/></http>
-                <document-api/>
-              </container>
-              <content id="music" version="1.0">
-                <min-redundancy>1</min-redundancy>
-                <documents>
-                  <document type="music" mode="index"/>
-                  <document type="label" mode="index" global="true"/>
-                </documents>
-                <nodes><node hostalias="node1" distribution-key="0"/></nodes>
-                <engine><memory/></engine>
-              </content>
-              <content id="books" version="1.0">
-                <min-redundancy>1</min-redundancy>
-                <documents><document type="book" mode="index"/></documents>
-                <nodes><node hostalias="node1" distribution-key="0"/></nodes>
-                <engine><memory/></engine>
-              </content>
-            </services>
-            """;
-
     private static final Map<String, String> SCHEMAS = Map.of(
             "music", "schema music { document music {\n field title type string { indexing: summary }\n field year type int { indexing: summary | attribute }\n" +
                      " field score type double { indexing: summary | attribute }\n field tags type map<string, int> { indexing: summary }\n } }\n",
@@ -77,11 +46,16 @@ class DiffEndToEndTest {
 
     @TempDir Path directory;
 
-    private final List<AutoCloseable> servers = new ArrayList<>();
+    private TwoClusterServers servers;
+
+    @BeforeEach
+    void servers() {
+        servers = new TwoClusterServers(directory, SCHEMAS);
+    }
 
     @AfterEach
-    void stop() throws Exception {
-        for (AutoCloseable server : servers) server.close();
+    void stop() {
+        servers.close();
     }
 
     /** The ids B's mutations made differ from A, by kind. */
@@ -250,34 +224,7 @@ class DiffEndToEndTest {
     }
 
     private URI start(String name) throws IOException {
-        Path application = directory.resolve(name).resolve("app");
-        Files.createDirectories(application.resolve("schemas"));
-        for (var schema : SCHEMAS.entrySet())
-            Files.writeString(application.resolve("schemas").resolve(schema.getKey() + ".sd"), schema.getValue());
-        Files.writeString(application.resolve("services.xml"), SERVICES);
-        ApplicationPackage loaded = ApplicationPackageLoader.load(application);
-        ContainerCluster cluster = loaded.services().containers().get(0);
-        SluiceServer.Builder builder = SluiceServer.builder(cluster).host("127.0.0.1");
-        var options = new LaunchOptions(application, OptionalInt.empty(), Optional.of(directory.resolve(name).resolve("data")));
-        DocumentApi.mount(builder, loaded, cluster, Engines.all(options));
-        SluiceServer server = builder.build();
-        server.start();
-        servers.add(server::stop);
-        return server.uri("plain");
-    }
-
-    /** One run of the command line in this JVM, with what it printed. */
-    private record Cli(int exit, String out, String err) {
-
-        static Cli run(String... args) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int exit = io.sluice.feed.cli.Main.run(args, new ByteArrayInputStream(new byte[0]),
-                                                   new PrintStream(out, true, StandardCharsets.UTF_8),
-                                                   new PrintStream(err, true, StandardCharsets.UTF_8));
-            return new Cli(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
-
+        return servers.start(name);
     }
 
 }
